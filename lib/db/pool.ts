@@ -1,0 +1,69 @@
+import pg from "pg";
+
+// One pg pool per process, shared by Prisma (through its driver adapter) and by the raw-SQL hot
+// paths (transit, grant, the relay), so both count against the same connection budget.
+
+// COUNT(*), SUM() and ids arrive as int8. Every value we keep fits in 2^53, so read them as numbers
+// rather than strings; ids that really outgrow that would fail loudly here instead of silently.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${value} exceeds the safe integer range`);
+  return n;
+});
+
+const globalForPool = globalThis as unknown as { orderOpsPool?: pg.Pool };
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set (npm start and the CLI set it for the embedded database)");
+  return url;
+}
+
+/** The pool is made on first use, so tests and the CLI can choose the database before that. */
+export function getPool(): pg.Pool {
+  globalForPool.orderOpsPool ??= new pg.Pool({
+    connectionString: databaseUrl(),
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    application_name: process.env.ORDEROPS_SERVICE ?? "orderops",
+  });
+  return globalForPool.orderOpsPool;
+}
+
+export async function closePool(): Promise<void> {
+  const pool = globalForPool.orderOpsPool;
+  globalForPool.orderOpsPool = undefined;
+  await pool?.end();
+}
+
+const RETRYABLE_CODES = new Set([
+  "40001", // serialization_failure
+  "40P01", // deadlock_detected
+]);
+
+export function isRetryable(error: unknown): boolean {
+  return typeof error === "object" && error !== null && RETRYABLE_CODES.has((error as { code?: string }).code ?? "");
+}
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string } | null;
+  return e?.code === "23505" && (constraint === undefined || e.constraint === constraint);
+}
+
+/**
+ * Runs `work` in one READ COMMITTED transaction on a pooled client. Read committed is deliberate:
+ * after `SELECT … FOR UPDATE` the next statement must see rows a concurrent twin just committed.
+ */
+export async function withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await getPool().connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

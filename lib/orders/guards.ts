@@ -1,0 +1,84 @@
+// The named guards of the state table: each is the precondition of one edge, decided from facts
+// read under the order's row lock. Pure.
+import { assertNever, type GuardName } from "./machine";
+import { isFullyDelivered, type LineProgress } from "./progress";
+
+export const LINE_KINDS = ["currency", "stamina", "cosmetic", "item"] as const;
+export type LineKind = (typeof LINE_KINDS)[number];
+
+/**
+ * What a refund does to what was already granted, per kind (seed 000): consumables are taken back;
+ * a cosmetic cannot be taken off a player, so it is written off in the ledger instead.
+ */
+export type Disposition = "revoke" | "write-off";
+export const REFUND_DISPOSITION: Readonly<Record<LineKind, Disposition>> = {
+  currency: "revoke",
+  stamina: "revoke",
+  cosmetic: "write-off",
+  item: "write-off",
+};
+
+export function isLineKind(value: string): value is LineKind {
+  return (LINE_KINDS as readonly string[]).includes(value);
+}
+
+export interface LineFacts extends LineProgress {
+  readonly kind: string;
+}
+
+export interface Reversal {
+  readonly sku: string;
+  /** Negative: it cancels what was granted on the line. */
+  readonly quantity: number;
+  readonly disposition: Disposition;
+}
+
+export interface GuardFacts {
+  readonly orderAmount: number;
+  /** The amount the channel says was paid (pay only). */
+  readonly paidAmount?: number;
+  readonly lines: readonly LineFacts[];
+}
+
+export type GuardVerdict =
+  | { readonly ok: true; readonly reversals: readonly Reversal[] }
+  | { readonly ok: false; readonly reason: string };
+
+const pass: GuardVerdict = { ok: true, reversals: [] };
+
+/** The reversals confirm-refund writes: one per line that has anything granted. */
+export function planReversals(lines: readonly LineFacts[]): { reversals: Reversal[]; unknownKinds: string[] } {
+  const reversals: Reversal[] = [];
+  const unknownKinds: string[] = [];
+  for (const line of lines) {
+    if (line.granted <= 0) continue;
+    if (!isLineKind(line.kind)) unknownKinds.push(`${line.sku} (${line.kind})`);
+    else reversals.push({ sku: line.sku, quantity: -line.granted, disposition: REFUND_DISPOSITION[line.kind] });
+  }
+  return { reversals, unknownKinds };
+}
+
+export function checkGuard(guard: GuardName, facts: GuardFacts): GuardVerdict {
+  switch (guard) {
+    case "amount-matches":
+      if (facts.paidAmount === undefined) return { ok: false, reason: "pay needs the paid amount, and none was given" };
+      if (facts.paidAmount !== facts.orderAmount) {
+        return { ok: false, reason: `paid ${facts.paidAmount} but the order amount is ${facts.orderAmount}` };
+      }
+      return pass;
+    case "nothing-pending": {
+      if (isFullyDelivered(facts.lines)) return pass;
+      const open = facts.lines.filter((l) => l.pending > 0).map((l) => `${l.sku} ${l.granted}/${l.expected}`);
+      return { ok: false, reason: `lines still pending: ${open.join(", ")}` };
+    }
+    case "grants-reversed": {
+      const { reversals, unknownKinds } = planReversals(facts.lines);
+      if (unknownKinds.length > 0) {
+        return { ok: false, reason: `no refund rule for the kind of ${unknownKinds.join(", ")}: reverse these by hand` };
+      }
+      return { ok: true, reversals };
+    }
+    default:
+      return assertNever(guard);
+  }
+}

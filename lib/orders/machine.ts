@@ -1,0 +1,102 @@
+// The order state machine: the cross-team contract from DESIGN.md, as data. Pure: no I/O, no clock.
+
+export const ORDER_STATES = ["created", "paid", "delivering", "delivered", "refunding", "refunded", "closed"] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+export const ORDER_EVENTS = [
+  "pay",
+  "begin-delivery",
+  "confirm-delivery",
+  "request-refund",
+  "confirm-refund",
+  "reject-refund",
+  "close",
+] as const;
+export type OrderEvent = (typeof ORDER_EVENTS)[number];
+
+export const SOURCES = ["console", "api", "job", "callback"] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** Named preconditions of one edge; each is evaluated by guards.ts. */
+export type GuardName = "amount-matches" | "nothing-pending" | "grants-reversed";
+
+/**
+ * Where an edge leads. `previous` is reject-refund's target: the state the order had when the
+ * refund was requested, read from the order's history.
+ */
+export type Target = OrderState | "previous";
+
+export interface Edge {
+  readonly to: Target;
+  readonly guard?: GuardName;
+}
+
+export const TERMINAL_STATES: readonly OrderState[] = ["refunded", "closed"];
+
+/** The state table. A missing cell is an illegal event; its reason comes from `refusal`. */
+export const TRANSITIONS: Readonly<Record<OrderState, Partial<Record<OrderEvent, Edge>>>> = {
+  created: {
+    pay: { to: "paid", guard: "amount-matches" },
+    close: { to: "closed" },
+  },
+  paid: {
+    "begin-delivery": { to: "delivering" },
+    "request-refund": { to: "refunding" },
+    close: { to: "closed" },
+  },
+  delivering: {
+    "confirm-delivery": { to: "delivered", guard: "nothing-pending" },
+    "request-refund": { to: "refunding" },
+  },
+  delivered: {
+    "request-refund": { to: "refunding" },
+  },
+  refunding: {
+    "confirm-refund": { to: "refunded", guard: "grants-reversed" },
+    "reject-refund": { to: "previous" },
+  },
+  refunded: {},
+  closed: {},
+};
+
+export function edgeFor(state: OrderState, event: OrderEvent): Edge | undefined {
+  return TRANSITIONS[state][event];
+}
+
+export function isOrderState(value: unknown): value is OrderState {
+  return typeof value === "string" && (ORDER_STATES as readonly string[]).includes(value);
+}
+
+export function isOrderEvent(value: unknown): value is OrderEvent {
+  return typeof value === "string" && (ORDER_EVENTS as readonly string[]).includes(value);
+}
+
+/** The states from which `event` is legal: "where could this have been done from?" */
+export function statesAccepting(event: OrderEvent): OrderState[] {
+  return ORDER_STATES.filter((s) => TRANSITIONS[s][event] !== undefined);
+}
+
+/** Why `event` is refused in `state`, in words a support agent can repeat to a player. */
+export function refusal(state: OrderState, event: OrderEvent): string {
+  if (TERMINAL_STATES.includes(state)) return `the order is ${state}, a final state: nothing can change it any more`;
+  const from = statesAccepting(event);
+  return `${event} is only possible from ${from.join(" or ")}, and the order is ${state}`;
+}
+
+export type EventAvailability =
+  | { readonly event: OrderEvent; readonly allowed: true; readonly to: Target; readonly guard?: GuardName }
+  | { readonly event: OrderEvent; readonly allowed: false; readonly reason: string };
+
+/** Every event, in table order, with whether it is legal now and, if not, why not. */
+export function availableEvents(state: OrderState): EventAvailability[] {
+  return ORDER_EVENTS.map((event) => {
+    const edge = edgeFor(state, event);
+    return edge
+      ? { event, allowed: true as const, to: edge.to, ...(edge.guard ? { guard: edge.guard } : {}) }
+      : { event, allowed: false as const, reason: refusal(state, event) };
+  });
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}

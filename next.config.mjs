@@ -1,0 +1,8 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // pino and pg are plain Node libraries: load them from node_modules rather than bundling them.
+  serverExternalPackages: ["pino", "pg", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

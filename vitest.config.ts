@@ -1,0 +1,19 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // `server-only` throws outside React's server build; tests and the CLI are server code too.
+      "server-only": path.resolve(import.meta.dirname, "lib/test/empty-module.ts"),
+    },
+  },
+  test: {
+    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "bench/**/*.test.ts"],
+    globalSetup: ["lib/test/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    env: { NODE_ENV: "test" },
+  },
+});

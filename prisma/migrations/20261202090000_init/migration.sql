@@ -190,7 +190,9 @@ CREATE TABLE "audit_events" (
     "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "audit_events_pkey" PRIMARY KEY ("id")
 );
+-- Sign-in throttling counts recent failures per account and per IP address.
 CREATE INDEX "audit_events_action_target_created_at_idx" ON "audit_events"("action", "target", "created_at");
+CREATE INDEX "audit_events_action_ip_created_at_idx" ON "audit_events"("action", "ip", "created_at");
 CREATE INDEX "audit_events_created_at_id_idx" ON "audit_events"("created_at" DESC, "id" DESC);
 
 -- The audit logs are append-only: the database itself refuses to rewrite history, whoever asks.

@@ -1,0 +1,9 @@
+import { z } from "zod";
+import { staffRoute } from "@/lib/api/route";
+import { stateCounts } from "@/lib/orders/queries/state-counts";
+
+// Live figures for the overview page: orders per state, per tenant in the caller's scope.
+export const GET = staffRoute(
+  { name: "console.overview", permission: "orders:view", input: z.object({}) },
+  async ({ staff }) => ({ tenants: await stateCounts(staff.tenantIds) }),
+);

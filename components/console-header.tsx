@@ -1,0 +1,35 @@
+import Link from "next/link";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { can, type Permission } from "@/lib/auth/permissions";
+import type { Staff } from "@/lib/auth/staff";
+
+const NAV: readonly { href: string; label: string; permission: Permission }[] = [
+  { href: "/", label: "Overview", permission: "orders:view" },
+  { href: "/admin/users", label: "Staff", permission: "users:manage" },
+];
+
+export function ConsoleHeader({ staff }: { staff: Staff }) {
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-6xl items-center gap-6 px-6 py-3">
+        <Link href="/" className="font-semibold">
+          Order Ops
+        </Link>
+        <nav aria-label="Main" className="flex gap-1 text-sm">
+          {NAV.filter((item) => can(staff.role, item.permission)).map((item) => (
+            <Link key={item.href} href={item.href} className="rounded px-2 py-1 text-slate-700 hover:bg-slate-100">
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span data-testid="signed-in-as">
+            <span className="font-medium">{staff.email}</span>{" "}
+            <span className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">{staff.role}</span>
+          </span>
+          <SignOutButton />
+        </div>
+      </div>
+    </header>
+  );
+}

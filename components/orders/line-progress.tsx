@@ -1,0 +1,52 @@
+import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
+import { Time } from "@/components/ui/time";
+
+export function LineProgressList({ lines }: { lines: readonly OrderLineDetail[] }) {
+  return (
+    <ul className="divide-y divide-slate-100">
+      {lines.map((line) => {
+        const share = line.expected === 0 ? 0 : Math.min(100, Math.max(0, (line.granted / line.expected) * 100));
+        return (
+          <li key={line.sku} className="py-3">
+            <div className="flex items-baseline justify-between gap-4 text-sm">
+              <span>
+                <span className="font-mono">{line.sku}</span> <span className="text-slate-500">{line.kind}</span>
+              </span>
+              <span className="tabular-nums">
+                expected {line.expected} · granted {line.granted} ·{" "}
+                <span className={line.pending > 0 ? "font-semibold text-amber-700" : ""}>pending {line.pending}</span>
+              </span>
+            </div>
+            <div
+              className="mt-2 h-2 overflow-hidden rounded bg-slate-100"
+              role="progressbar"
+              aria-label={`${line.sku} delivered`}
+              aria-valuemin={0}
+              aria-valuemax={line.expected}
+              aria-valuenow={Math.max(0, line.granted)}
+            >
+              <div className="h-full bg-emerald-500" style={{ width: `${share}%` }} />
+            </div>
+            {line.grants.length > 0 ? (
+              <table className="mt-2 w-full text-xs text-slate-600">
+                <tbody>
+                  {line.grants.map((g) => (
+                    <tr key={g.id}>
+                      <td className="py-0.5 font-mono">{g.grantId}</td>
+                      <td className={`tabular-nums ${g.quantity < 0 ? "text-red-700" : ""}`}>{g.quantity > 0 ? `+${g.quantity}` : g.quantity}</td>
+                      <td>{g.source}</td>
+                      <td>{g.actor}</td>
+                      <td>
+                        <Time value={g.at} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,78 @@
+import { hashPassword } from "@/lib/auth/passwords";
+import { expect, signIn, test } from "./fixtures";
+
+test("auth: a staff member signs in, sees who they are, and signs out", async ({ page }) => {
+  await signIn(page, "agent@example.com");
+  await expect(page.getByTestId("signed-in-as")).toContainText("agent");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("auth: an anonymous browser is sent to sign-in and an anonymous API call gets 401", async ({ page, request }) => {
+  for (const path of ["/", "/admin/users", "/orders/xiaoxiao/anything"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/sign-in\?callbackUrl=/);
+  }
+  const response = await request.get("/api/console/overview");
+  expect(response.status()).toBe(401);
+  expect(await response.json()).toMatchObject({ error: { code: "unauthenticated" } });
+});
+
+test("auth: repeated failures lock the account, even against the right password", async ({ page, db }) => {
+  const email = `lockout-${Date.now()}@example.com`;
+  await db.query(`INSERT INTO staff_users (email, name, password_hash, role, tenant_ids) VALUES ($1, 'Lockout', $2, 'agent', '{xiaoxiao}')`, [
+    email,
+    await hashPassword("the-right-password"),
+  ]);
+
+  await page.goto("/sign-in");
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(`wrong-${attempt}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  }
+  await page.getByLabel("Password").fill("the-right-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+
+  await expect(page.getByRole("alert")).toContainText("Too many failed sign-ins");
+  const { rows } = await db.query(
+    `SELECT action, count(*)::int AS n FROM audit_events WHERE target = $1 GROUP BY action ORDER BY action`,
+    [email],
+  );
+  expect(rows).toEqual([
+    { action: "sign-in.failed", n: 5 },
+    { action: "sign-in.locked", n: 1 },
+  ]);
+});
+
+test("auth: an agent is refused the staff admin page, and the refusal is audited", async ({ page, db }) => {
+  await signIn(page, "agent@example.com");
+  await page.goto("/admin/users");
+  await expect(page).toHaveURL(/\/forbidden/);
+  await expect(page.getByRole("heading", { name: "Not allowed for your role" })).toBeVisible();
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM audit_events WHERE actor = 'staff:agent@example.com' AND action = 'access.denied'`,
+  );
+  expect(rows[0].n).toBeGreaterThan(0);
+});
+
+test("auth: the xiaoxiao-only agent cannot open a fangzhou order (404), but can open a xiaoxiao one", async ({ page, db }) => {
+  const pick = async (tenant: string) =>
+    (await db.query(`SELECT order_no FROM orders WHERE tenant_id = $1 ORDER BY id LIMIT 1`, [tenant])).rows[0].order_no as string;
+  const fangzhou = await pick("fangzhou");
+  const xiaoxiao = await pick("xiaoxiao");
+  await signIn(page, "agent.xiaoxiao@example.com");
+
+  const refused = await page.goto(`/orders/fangzhou/${fangzhou}`);
+  expect(refused?.status()).toBe(404);
+  const opened = await page.goto(`/orders/xiaoxiao/${xiaoxiao}`);
+  expect(opened?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: xiaoxiao })).toBeVisible();
+
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM audit_events WHERE actor = 'staff:agent.xiaoxiao@example.com' AND action = 'access.denied' AND target = $1`,
+    [`order:fangzhou/${fangzhou}`],
+  );
+  expect(rows[0].n).toBe(1);
+});

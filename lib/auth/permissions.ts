@@ -1,0 +1,71 @@
+// Who may do what: the one permission table. Pages, server actions and route handlers name a
+// permission; nothing checks a role by hand. Pure data.
+import type { OrderEvent } from "@/lib/orders/machine";
+
+export const ROLES = ["agent", "ops", "manager", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  "orders:view",
+  "orders:event",
+  "orders:grant",
+  "orders:bulk",
+  "audit:view",
+  "audit:export",
+  "refunds:approve",
+  "settings:edit",
+  "users:manage",
+  "apikeys:manage",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const AGENT: readonly Permission[] = ["orders:view", "orders:event"];
+const OPS: readonly Permission[] = [...AGENT, "orders:grant", "orders:bulk"];
+const MANAGER: readonly Permission[] = [...OPS, "audit:view", "audit:export", "refunds:approve", "settings:edit"];
+
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  agent: AGENT,
+  ops: OPS,
+  manager: MANAGER,
+  // Admins run the staff and the keys; by default they do not touch orders (DESIGN.md).
+  admin: ["users:manage", "apikeys:manage"],
+};
+
+/** The console event whitelist: which order events each role may trigger from the console. */
+const AGENT_EVENTS: readonly OrderEvent[] = ["request-refund", "close"];
+const OPS_EVENTS: readonly OrderEvent[] = [
+  ...AGENT_EVENTS,
+  "pay",
+  "begin-delivery",
+  "confirm-delivery",
+  "confirm-refund",
+  "reject-refund",
+];
+
+export const CONSOLE_EVENTS: Readonly<Record<Role, readonly OrderEvent[]>> = {
+  agent: AGENT_EVENTS,
+  ops: OPS_EVENTS,
+  manager: OPS_EVENTS,
+  admin: [],
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+export function canTrigger(role: Role, event: OrderEvent): boolean {
+  return CONSOLE_EVENTS[role].includes(event);
+}
+
+/** The least role that holds a permission, for "ask a manager" style messages. */
+export function leastRoleWith(permission: Permission): Role | undefined {
+  return ROLES.find((role) => can(role, permission));
+}
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
+}

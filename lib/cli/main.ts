@@ -1,0 +1,14 @@
+// `npm run cli -- <command>`: the operator's command line. Each command lives in its own file.
+import { Command } from "commander";
+import { registerMigrate } from "./migrate-command";
+import { registerSeed } from "./seed-command";
+
+const program = new Command()
+  .name("npm run cli --")
+  .description("Order Ops command line. Without DATABASE_URL it works on the embedded database in .data/.")
+  .showHelpAfterError();
+
+registerMigrate(program);
+registerSeed(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,25 @@
+// Display helpers shared by server and client components. Pure.
+
+/** Money is stored as integer minor units; only here does it become a decimal string. */
+export function formatMoney(amountMinor: number, currency: string, locale = "en-US"): string {
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amountMinor / 100);
+}
+
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ["day", 86_400],
+  ["hour", 3_600],
+  ["minute", 60],
+  ["second", 1],
+];
+
+/** "3 hours" — the largest whole unit, for "time in state". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  for (const [unit, size] of UNITS) {
+    if (s >= size || unit === "second") {
+      const n = Math.floor(s / size);
+      return `${n} ${unit}${n === 1 ? "" : "s"}`;
+    }
+  }
+  return `${s} seconds`;
+}

@@ -1,0 +1,125 @@
+// `npm start`: the one command. Opens the database (embedded PGlite when DATABASE_URL is unset),
+// migrates, seeds demo data into an empty embedded database, builds if the sources changed since
+// the last build, then serves the console on PORT (default 3000).
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { DATA_DIR, openEmbedded } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+import { closePool, getPool } from "@/lib/db/pool";
+import { logger } from "@/lib/log";
+import { seedDemo } from "@/lib/seed/demo";
+
+const dev = process.argv.includes("--dev");
+const port = process.env.PORT ?? "3000";
+const log = logger.child({ component: "start" });
+
+async function main(): Promise<void> {
+  const embedded = process.env.DATABASE_URL ? null : await openEmbedded();
+  if (embedded && !embedded.owned) throw new Error("another npm start already serves the embedded database in .data/");
+  if (embedded) process.env.DATABASE_URL = embedded.url;
+  log.info({ database: embedded ? "embedded (PGlite in .data/)" : "DATABASE_URL" }, "database opened");
+
+  const client = await getPool().connect();
+  try {
+    const report = await migrate(client);
+    log.info({ applied: report.applied }, "migrations applied");
+  } finally {
+    client.release();
+  }
+
+  // Demo data only ever goes into the embedded database; a real one is seeded on purpose (cli seed).
+  if (embedded && (await isEmpty())) {
+    log.info("empty embedded database: seeding demo data");
+    const report = await seedDemo(getPool(), { orders: Number(process.env.DEMO_ORDERS ?? 3000) });
+    log.info({ report }, "demo data seeded");
+  }
+  await closePool();
+  process.env.NEXTAUTH_SECRET ??= await installationSecret();
+
+  if (!dev && (await needsBuild())) await run("build", ["next", "build"]);
+
+  const children = [serve(dev ? ["next", "dev", "-p", port] : ["next", "start", "-p", port])];
+  log.info({ url: `http://localhost:${port}` }, "console starting");
+
+  const stop = async (signal: NodeJS.Signals) => {
+    for (const child of children) child.kill(signal);
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  for (const child of children) {
+    child.once("exit", (code) => {
+      log.error({ code }, "a server process exited; stopping");
+      void stop("SIGTERM");
+    });
+  }
+}
+
+/** Signs session cookies when NEXTAUTH_SECRET is not set: random, made once, kept in .data/. */
+async function installationSecret(): Promise<string> {
+  const file = path.join(DATA_DIR, "auth-secret");
+  const existing = await readFile(file, "utf8").catch(() => null);
+  if (existing) return existing.trim();
+  await mkdir(DATA_DIR, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function isEmpty(): Promise<boolean> {
+  const { rows } = await getPool().query<{ any: boolean }>("SELECT EXISTS (SELECT 1 FROM tenants) AS any");
+  return !rows[0]!.any;
+}
+
+function bin(name: string): string {
+  return path.join(process.cwd(), "node_modules", ".bin", name);
+}
+
+function serve([name, ...args]: string[]): ChildProcess {
+  return spawn(bin(name!), args, { stdio: "inherit", env: process.env });
+}
+
+function run(label: string, [name, ...args]: string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(bin(name!), args, { stdio: "inherit", env: process.env });
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${label} failed with exit code ${code}`))));
+  }).then(() => writeStamp());
+}
+
+// A build is reused while no source file changed: the stamp hashes every source path, size and mtime.
+const SOURCES = ["app", "components", "lib", "proxy.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+const STAMP = path.join(process.cwd(), ".next", "orderops-source-stamp");
+
+async function sourceStamp(): Promise<string> {
+  const hash = createHash("sha256");
+  const visit = async (entry: string): Promise<void> => {
+    if (entry.includes(`${path.sep}generated`) || entry.endsWith(".test.ts")) return;
+    const info = await stat(entry).catch(() => null);
+    if (!info) return;
+    if (info.isDirectory()) {
+      for (const child of (await readdir(entry)).sort()) await visit(path.join(entry, child));
+    } else {
+      hash.update(`${entry}:${info.size}:${info.mtimeMs}\n`);
+    }
+  };
+  for (const source of SOURCES) await visit(source);
+  return hash.digest("hex");
+}
+
+async function needsBuild(): Promise<boolean> {
+  const previous = await readFile(STAMP, "utf8").catch(() => null);
+  return previous !== (await sourceStamp());
+}
+
+async function writeStamp(): Promise<void> {
+  await writeFile(STAMP, await sourceStamp());
+}
+
+main().catch((error: unknown) => {
+  log.fatal({ err: error }, "start failed");
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -9,9 +9,6 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 // transaction at a time: correct, but single-writer (fine for a demo, never for production).
 
 export const DATA_DIR = path.join(process.cwd(), ".data");
-const PGLITE_DIR = path.join(DATA_DIR, "pglite");
-/** Written by the process that owns the database, so a second process (the CLI) can join it. */
-const OWNER_FILE = path.join(DATA_DIR, "embedded.json");
 
 export interface EmbeddedDatabase {
   readonly url: string;
@@ -24,32 +21,42 @@ function urlFor(port: number): string {
   return `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
 }
 
+export interface EmbeddedOptions {
+  /** Where the data lives; it survives restarts. Default .data/ in the working directory. */
+  readonly dataDir?: string;
+  /** Default EMBEDDED_DB_PORT, else any free port. */
+  readonly port?: number;
+}
+
 /** Joins the embedded database another local process serves, or starts and serves it here. */
-export async function openEmbedded(preferredPort = Number(process.env.EMBEDDED_DB_PORT ?? 0)): Promise<EmbeddedDatabase> {
-  const running = await runningOwner();
+export async function openEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  const dataDir = options.dataDir ?? DATA_DIR;
+  // Written by the process that owns the database, so a second process (the CLI) can join it.
+  const ownerFile = path.join(dataDir, "embedded.json");
+  const running = await runningOwner(ownerFile);
   if (running) return { url: urlFor(running.port), owned: false, stop: async () => undefined };
 
-  await mkdir(PGLITE_DIR, { recursive: true });
-  const db = await PGlite.create(PGLITE_DIR);
-  const port = preferredPort || (await freePort());
+  await mkdir(path.join(dataDir, "pglite"), { recursive: true });
+  const db = await PGlite.create(path.join(dataDir, "pglite"));
+  const port = options.port ?? (Number(process.env.EMBEDDED_DB_PORT ?? 0) || (await freePort()));
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port, maxConnections: 100 });
   await server.start();
-  await writeFile(OWNER_FILE, JSON.stringify({ pid: process.pid, port }));
+  await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port }));
   return {
     url: urlFor(port),
     owned: true,
     async stop() {
       await server.stop();
       await db.close();
-      await rm(OWNER_FILE, { force: true });
+      await rm(ownerFile, { force: true });
     },
   };
 }
 
-async function runningOwner(): Promise<{ pid: number; port: number } | null> {
+async function runningOwner(ownerFile: string): Promise<{ pid: number; port: number } | null> {
   let owner: { pid: number; port: number };
   try {
-    owner = JSON.parse(await readFile(OWNER_FILE, "utf8")) as { pid: number; port: number };
+    owner = JSON.parse(await readFile(ownerFile, "utf8")) as { pid: number; port: number };
   } catch {
     return null;
   }

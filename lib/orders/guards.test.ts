@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { checkGuard, isLineKind, planReversals, REFUND_DISPOSITION, type LineFacts } from "./guards";
+
+const line = (sku: string, kind: string, expected: number, granted: number): LineFacts => ({
+  sku,
+  kind,
+  expected,
+  granted,
+  pending: Math.max(0, expected - granted),
+});
+
+describe("amount-matches (pay)", () => {
+  it("passes when the paid amount equals the order amount", () => {
+    expect(checkGuard("amount-matches", { orderAmount: 128_00, paidAmount: 128_00, lines: [] })).toEqual({ ok: true, reversals: [] });
+  });
+
+  it("fails when no amount was given", () => {
+    expect(checkGuard("amount-matches", { orderAmount: 128_00, lines: [] })).toEqual({
+      ok: false,
+      reason: "pay needs the paid amount, and none was given",
+    });
+  });
+
+  it.each([
+    [12_80, "paid 1280 but the order amount is 12800"],
+    [128_01, "paid 12801 but the order amount is 12800"],
+    [0, "paid 0 but the order amount is 12800"],
+  ])("fails when %s is paid on an order of 12800", (paidAmount, reason) => {
+    expect(checkGuard("amount-matches", { orderAmount: 128_00, paidAmount, lines: [] })).toEqual({ ok: false, reason });
+  });
+
+  it("ignores the lines: an undelivered order can still be paid", () => {
+    expect(checkGuard("amount-matches", { orderAmount: 6_00, paidAmount: 6_00, lines: [line("gems", "currency", 60, 0)] })).toEqual({
+      ok: true,
+      reversals: [],
+    });
+  });
+});
+
+describe("nothing-pending (confirm-delivery)", () => {
+  it("passes when every line is fully granted", () => {
+    const lines = [line("gems", "currency", 60, 60), line("skin", "cosmetic", 1, 1)];
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, lines })).toEqual({ ok: true, reversals: [] });
+  });
+
+  it("passes on an order without lines (nothing is owed)", () => {
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, lines: [] })).toEqual({ ok: true, reversals: [] });
+  });
+
+  it("fails and lists only the lines still pending, with granted/expected", () => {
+    const lines = [line("gems", "currency", 60, 59), line("skin", "cosmetic", 1, 1), line("stam", "stamina", 5, 0)];
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, lines })).toEqual({
+      ok: false,
+      reason: "lines still pending: gems 59/60, stam 0/5",
+    });
+  });
+});
+
+describe("grants-reversed (confirm-refund)", () => {
+  it("maps every known kind to its disposition: consumables are revoked, cosmetics written off", () => {
+    expect(REFUND_DISPOSITION).toEqual({ currency: "revoke", stamina: "revoke", cosmetic: "write-off", item: "write-off" });
+  });
+
+  it.each([
+    ["currency", "revoke"],
+    ["stamina", "revoke"],
+    ["cosmetic", "write-off"],
+    ["item", "write-off"],
+  ] as const)("a granted %s line is reversed by %s, for exactly what was granted", (kind, disposition) => {
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines: [line("x", kind, 10, 7)] })).toEqual({
+      ok: true,
+      reversals: [{ sku: "x", quantity: -7, disposition }],
+    });
+  });
+
+  it("passes with no reversals when nothing was granted", () => {
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines: [line("gems", "currency", 60, 0)] })).toEqual({
+      ok: true,
+      reversals: [],
+    });
+  });
+
+  it("fails on a granted line of unknown kind and names it, even if other lines are fine", () => {
+    const lines = [line("gems", "currency", 60, 60), line("pet", "companion", 1, 1)];
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines })).toEqual({
+      ok: false,
+      reason: "no refund rule for the kind of pet (companion): reverse these by hand",
+    });
+  });
+
+  it("an unknown kind that was never granted does not block the refund", () => {
+    const lines = [line("gems", "currency", 60, 10), line("pet", "companion", 1, 0)];
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines })).toEqual({
+      ok: true,
+      reversals: [{ sku: "gems", quantity: -10, disposition: "revoke" }],
+    });
+  });
+});
+
+describe("planReversals", () => {
+  it("one reversal per granted line, in line order; ungranted lines are skipped", () => {
+    const lines = [
+      line("gems", "currency", 60, 60),
+      line("stam", "stamina", 5, 0),
+      line("skin", "cosmetic", 1, 1),
+      line("box", "item", 3, 2),
+    ];
+    expect(planReversals(lines)).toEqual({
+      reversals: [
+        { sku: "gems", quantity: -60, disposition: "revoke" },
+        { sku: "skin", quantity: -1, disposition: "write-off" },
+        { sku: "box", quantity: -2, disposition: "write-off" },
+      ],
+      unknownKinds: [],
+    });
+  });
+
+  it("collects every granted line of unknown kind, and an already reversed (net 0) line is not reversed twice", () => {
+    const lines = [line("pet", "companion", 1, 1), line("gems", "currency", 60, 0), line("vip", "", 1, 1), line("old", "mystery", 1, 0)];
+    expect(planReversals(lines)).toEqual({
+      reversals: [],
+      unknownKinds: ["pet (companion)", "vip ()"],
+    });
+  });
+
+  it("returns nothing for no lines", () => {
+    expect(planReversals([])).toEqual({ reversals: [], unknownKinds: [] });
+  });
+});
+
+describe("isLineKind", () => {
+  it("accepts exactly the four kinds", () => {
+    for (const k of ["currency", "stamina", "cosmetic", "item"]) expect(isLineKind(k)).toBe(true);
+    for (const k of ["", "Currency", "companion", "gems"]) expect(isLineKind(k)).toBe(false);
+  });
+});

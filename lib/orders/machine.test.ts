@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import {
+  availableEvents,
+  edgeFor,
+  isOrderEvent,
+  isOrderState,
+  ORDER_EVENTS,
+  ORDER_STATES,
+  refusal,
+  statesAccepting,
+  TERMINAL_STATES,
+  type OrderEvent,
+  type OrderState,
+} from "./machine";
+
+// DESIGN.md's state table, copied by hand, cell for cell. Deliberately NOT derived from
+// TRANSITIONS: a test that reads the table it checks could never fail. A cell is "" when the event
+// is illegal, "to" for an unguarded edge, "to ? guard" for a guarded one; "previous" is
+// reject-refund's "state before refunding".
+const COLUMNS = ["pay", "begin-delivery", "confirm-delivery", "request-refund", "confirm-refund", "reject-refund", "close"] as const;
+
+const DESIGN_TABLE: ReadonlyArray<readonly [OrderState, readonly [string, string, string, string, string, string, string]]> = [
+  //            pay                      begin-delivery  confirm-delivery                 request-refund  confirm-refund                   reject-refund  close
+  ["created",    ["paid ? amount-matches", "",             "",                              "",             "",                              "",            "closed"]],
+  ["paid",       ["",                      "delivering",   "",                              "refunding",    "",                              "",            "closed"]],
+  ["delivering", ["",                      "",             "delivered ? nothing-pending",   "refunding",    "",                              "",            ""]],
+  ["delivered",  ["",                      "",             "",                              "refunding",    "",                              "",            ""]],
+  ["refunding",  ["",                      "",             "",                              "",             "refunded ? grants-reversed",    "previous",    ""]],
+  ["refunded",   ["",                      "",             "",                              "",             "",                              "",            ""]],
+  ["closed",     ["",                      "",             "",                              "",             "",                              "",            ""]],
+];
+
+interface ExpectedCell {
+  readonly state: OrderState;
+  readonly event: OrderEvent;
+  readonly edge: { to: string; guard?: string } | undefined;
+}
+
+const CELLS: ExpectedCell[] = DESIGN_TABLE.flatMap(([state, cells]) =>
+  cells.map((cell, i): ExpectedCell => {
+    const event = COLUMNS[i]!;
+    if (cell === "") return { state, event, edge: undefined };
+    const [to, guard] = cell.split(" ? ");
+    return { state, event, edge: guard ? { to: to!, guard } : { to: to! } };
+  }),
+);
+
+const legalEvents = (state: OrderState): OrderEvent[] => CELLS.filter((c) => c.state === state && c.edge).map((c) => c.event);
+
+describe("the state table (DESIGN.md, every cell)", () => {
+  it("the hand-copied table covers the 7 states x 7 events, in the code's order", () => {
+    expect(DESIGN_TABLE.map(([s]) => s)).toEqual([...ORDER_STATES]);
+    expect([...COLUMNS]).toEqual([...ORDER_EVENTS]);
+    expect(CELLS).toHaveLength(49);
+    expect(CELLS.filter((c) => c.edge)).toHaveLength(10);
+  });
+
+  it.each(CELLS.map((c) => [c.state, c.event, c.edge ? `${c.edge.to}${c.edge.guard ? ` ? ${c.edge.guard}` : ""}` : "illegal", c] as const))(
+    "%s + %s -> %s",
+    (_state, _event, _label, cell) => {
+      // toStrictEqual: an edge without a guard must not carry `guard: undefined` either.
+      expect(edgeFor(cell.state, cell.event)).toStrictEqual(cell.edge);
+    },
+  );
+
+  it("refunded and closed are the terminal states and accept no event", () => {
+    expect([...TERMINAL_STATES].sort()).toEqual(["closed", "refunded"]);
+    for (const state of TERMINAL_STATES) {
+      for (const event of ORDER_EVENTS) expect(edgeFor(state, event)).toBeUndefined();
+    }
+  });
+});
+
+describe("statesAccepting", () => {
+  it.each([
+    ["pay", ["created"]],
+    ["begin-delivery", ["paid"]],
+    ["confirm-delivery", ["delivering"]],
+    ["request-refund", ["paid", "delivering", "delivered"]],
+    ["confirm-refund", ["refunding"]],
+    ["reject-refund", ["refunding"]],
+    ["close", ["created", "paid"]],
+  ] as const)("%s is accepted from %j", (event, states) => {
+    expect(statesAccepting(event)).toEqual(states);
+  });
+});
+
+describe("refusal", () => {
+  it.each([
+    ["paid", "pay", "pay is only possible from created, and the order is paid"],
+    ["created", "request-refund", "request-refund is only possible from paid or delivering or delivered, and the order is created"],
+    ["delivering", "close", "close is only possible from created or paid, and the order is delivering"],
+    ["delivered", "confirm-delivery", "confirm-delivery is only possible from delivering, and the order is delivered"],
+    ["paid", "reject-refund", "reject-refund is only possible from refunding, and the order is paid"],
+    ["refunding", "begin-delivery", "begin-delivery is only possible from paid, and the order is refunding"],
+  ] as const)("%s + %s: %s", (state, event, reason) => {
+    expect(refusal(state, event)).toBe(reason);
+  });
+
+  it.each(["refunded", "closed"] as const)("every event on a %s order gets the final-state wording", (state) => {
+    for (const event of ORDER_EVENTS) {
+      expect(refusal(state, event)).toBe(`the order is ${state}, a final state: nothing can change it any more`);
+    }
+  });
+
+  it("every refused cell of a live state names the event, the states that would accept it and the current state", () => {
+    for (const cell of CELLS) {
+      if (cell.edge || TERMINAL_STATES.includes(cell.state)) continue;
+      const reason = refusal(cell.state, cell.event);
+      expect(reason.startsWith(`${cell.event} is only possible from `)).toBe(true);
+      expect(reason.endsWith(`, and the order is ${cell.state}`)).toBe(true);
+      // The legal states named are never the current one: that would read as a contradiction.
+      const named = reason.slice(`${cell.event} is only possible from `.length, -`, and the order is ${cell.state}`.length);
+      expect(named.split(" or ")).not.toContain(cell.state);
+    }
+  });
+});
+
+describe("availableEvents", () => {
+  it.each([...ORDER_STATES])("%s: every event in table order, allowed exactly where DESIGN.md has an edge", (state) => {
+    const available = availableEvents(state);
+
+    expect(available.map((a) => a.event)).toEqual([...ORDER_EVENTS]);
+    expect(available.filter((a) => a.allowed).map((a) => a.event)).toEqual(legalEvents(state));
+    for (const a of available) {
+      const cell = CELLS.find((c) => c.state === state && c.event === a.event)!;
+      if (a.allowed) {
+        expect({ to: a.to, ...("guard" in a ? { guard: a.guard } : {}) }).toStrictEqual(cell.edge);
+        expect(a).not.toHaveProperty("reason");
+      } else {
+        expect(cell.edge).toBeUndefined();
+        expect(a.reason).toBe(refusal(state, a.event));
+        expect(a.reason.length).toBeGreaterThan(20);
+      }
+    }
+  });
+
+  it("allowed entries carry a guard key only when the edge has a guard", () => {
+    expect(availableEvents("created")).toEqual(
+      expect.arrayContaining([
+        { event: "pay", allowed: true, to: "paid", guard: "amount-matches" },
+        { event: "close", allowed: true, to: "closed" },
+      ]),
+    );
+    const close = availableEvents("created").find((a) => a.event === "close");
+    expect(close).not.toHaveProperty("guard");
+    expect(availableEvents("refunding").find((a) => a.event === "reject-refund")).toStrictEqual({
+      event: "reject-refund",
+      allowed: true,
+      to: "previous",
+    });
+  });
+
+  it.each(["refunded", "closed"] as const)("%s refuses everything, each with the final-state reason", (state) => {
+    expect(availableEvents(state)).toEqual(
+      ORDER_EVENTS.map((event) => ({
+        event,
+        allowed: false,
+        reason: `the order is ${state}, a final state: nothing can change it any more`,
+      })),
+    );
+  });
+});
+
+describe("isOrderState / isOrderEvent", () => {
+  it("accept exactly the names, nothing else", () => {
+    for (const s of ORDER_STATES) expect(isOrderState(s)).toBe(true);
+    for (const e of ORDER_EVENTS) expect(isOrderEvent(e)).toBe(true);
+    for (const v of ["", "Paid", "payment-failed", 1, null, undefined, "pay"]) expect(isOrderState(v)).toBe(false);
+    for (const v of ["", "Pay", "refund", 0, null, undefined, "paid"]) expect(isOrderEvent(v)).toBe(false);
+  });
+});

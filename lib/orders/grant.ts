@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { getPool, isRetryable, isUniqueViolation } from "@/lib/db/pool";
+import { AppError } from "@/lib/errors";
 import { decideGrant, type GrantOutcome } from "./grants";
 import { isOrderState, type Source } from "./machine";
 import { ORDER_COLUMNS, type OrderSnapshot } from "./types";
@@ -37,6 +38,9 @@ export type GrantResult =
     }
   | { readonly result: "not-found" };
 
+/** Refund reversals are written as `refund:<refund id>`: a client grant may not take such an id. */
+export const REVERSAL_GRANT_PREFIX = "refund:";
+
 const GRANT_COLUMNS = `id, sku, grant_id AS "grantId", quantity, source, actor, reason, created_at AS "at"`;
 const MAX_ATTEMPTS = 3;
 
@@ -46,6 +50,9 @@ const MAX_ATTEMPTS = 3;
  * COMMIT: the unique (tenant, order, sku, grant_id) index is the backstop for replays.
  */
 export async function grant(input: GrantInput, pool: pg.Pool = getPool()): Promise<GrantResult> {
+  if (input.grantId.startsWith(REVERSAL_GRANT_PREFIX)) {
+    throw new AppError("invalid-input", `grantIds starting with "${REVERSAL_GRANT_PREFIX}" are reserved for refund reversals`);
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       return await attemptGrant(input, pool);
@@ -77,7 +84,7 @@ async function attemptGrant(input: GrantInput, pool: pg.Pool): Promise<GrantResu
       `SELECT
          (SELECT json_build_object('quantity', l.quantity, 'granted',
              (SELECT COALESCE(SUM(g.quantity), 0) FROM grants g
-              WHERE g.tenant_id = l.tenant_id AND g.order_id = l.order_id AND g.sku = l.sku))
+              WHERE g.tenant_id = l.tenant_id AND g.order_id = l.order_id AND g.sku = l.sku AND g.quantity > 0))
           FROM order_lines l WHERE l.tenant_id = $1 AND l.order_id = $2 AND l.sku = $3) AS line,
          (SELECT row_to_json(x) FROM (SELECT ${GRANT_COLUMNS} FROM grants
             WHERE tenant_id = $1 AND order_id = $2 AND sku = $3 AND grant_id = $4) x) AS existing`,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { checkGuard, isLineKind, planReversals, REFUND_DISPOSITION, type LineFacts } from "./guards";
 
-const line = (sku: string, kind: string, expected: number, granted: number): LineFacts => ({
+const line = (sku: string, kind: string, expected: number, granted: number, reversed = 0): LineFacts => ({
   sku,
   kind,
   expected,
   granted,
+  reversed,
   pending: Math.max(0, expected - granted),
 });
 
@@ -120,6 +121,13 @@ describe("planReversals", () => {
     expect(planReversals(lines)).toEqual({
       reversals: [],
       unknownKinds: ["pet (companion)", "vip ()"],
+    });
+  });
+
+  it("reverses only what a line still holds: a line reversed before is not reversed again", () => {
+    expect(planReversals([line("gems", "currency", 60, 60, 60), line("coins", "currency", 100, 100, 40)])).toEqual({
+      reversals: [{ sku: "coins", quantity: -60, disposition: "revoke" }],
+      unknownKinds: [],
     });
   });
 

@@ -46,14 +46,15 @@ export type GuardVerdict =
 
 const pass: GuardVerdict = { ok: true, reversals: [] };
 
-/** The reversals confirm-refund writes: one per line that has anything granted. */
+/** The reversals confirm-refund writes: one per line that still holds anything granted. */
 export function planReversals(lines: readonly LineFacts[]): { reversals: Reversal[]; unknownKinds: string[] } {
   const reversals: Reversal[] = [];
   const unknownKinds: string[] = [];
   for (const line of lines) {
-    if (line.granted <= 0) continue;
+    const held = line.granted - line.reversed;
+    if (held <= 0) continue;
     if (!isLineKind(line.kind)) unknownKinds.push(`${line.sku} (${line.kind})`);
-    else reversals.push({ sku: line.sku, quantity: -line.granted, disposition: REFUND_DISPOSITION[line.kind] });
+    else reversals.push({ sku: line.sku, quantity: -held, disposition: REFUND_DISPOSITION[line.kind] });
   }
   return { reversals, unknownKinds };
 }

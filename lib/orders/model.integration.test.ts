@@ -51,8 +51,10 @@ interface Model {
   readonly amount: number;
   /** Applied transitions, with the id the database gave them (a duplicate must return it). */
   readonly transitions: { event: Event; from: State; to: State; bizKey: string; id: number }[];
-  /** Ledger sum per line sku. */
+  /** Delivered per line sku (positive ledger rows). */
   readonly granted: Record<string, number>;
+  /** Taken back per line sku by confirm-refund (negative ledger rows, as a positive number). */
+  readonly reversed: Record<string, number>;
   /** `${sku}|${grantId}` of every grant applied through grant(), with its row id. */
   readonly grants: Map<string, number>;
   /** All ledger rows: grants applied plus refund reversals. */
@@ -115,7 +117,7 @@ function modelTransit(m: Model, cmd: Extract<Command, { type: "transit" }>, expe
     // Every line kind here has a refund rule: each granted line gets one reversal row netting it to 0.
     for (const l of m.lines) {
       if ((m.granted[l.sku] ?? 0) > 0) {
-        m.granted[l.sku] = 0;
+        m.reversed[l.sku] = m.granted[l.sku]!;
         m.grantRows += 1;
       }
     }
@@ -249,6 +251,7 @@ async function runScenario(scenario: Scenario): Promise<void> {
     amount: scenario.amount,
     transitions: [],
     granted: {},
+    reversed: {},
     grants: new Map(),
     grantRows: 0,
     outbox: 0,
@@ -341,7 +344,7 @@ async function expectDatabaseMatches(orderId: number, m: Model, at: string): Pro
   // Every applied transit moved the version exactly once.
   expect(m.version, at).toBe(m.transitions.length);
   expect(lines.rows, at).toEqual(
-    [...m.lines].sort((a, b) => a.sku.localeCompare(b.sku)).map((l) => ({ sku: l.sku, granted: m.granted[l.sku] ?? 0 })),
+    [...m.lines].sort((a, b) => a.sku.localeCompare(b.sku)).map((l) => ({ sku: l.sku, granted: (m.granted[l.sku] ?? 0) - (m.reversed[l.sku] ?? 0) })),
   );
   expect(grantRows.rows[0].n, at).toBe(m.grantRows);
   const applied = m.grants.size;
@@ -375,28 +378,30 @@ describe("transit() and grant() against a model of DESIGN.md", () => {
 });
 
 describe("grant ids and refund reversals share one namespace", () => {
-  // confirm-refund writes its reversals with grant_id 'refund:<refund id>' into the same
-  // (tenant, order, sku, grant_id) unique index that client grantIds use, and grant() accepts any
-  // grantId. A game server whose own grantId happens to be 'refund:rf-1' therefore makes
-  // confirm-refund rf-1 hit a unique violation: transit() retries it as a race, then throws, and
-  // the refund can never be confirmed with its channel receipt id. Expected: either grant()
-  // refuses such ids or the reversals cannot collide; either way the refund goes through.
-  it("a client grantId shaped like a reversal ('refund:rf-1') does not block confirm-refund rf-1", async () => {
+  // confirm-refund writes its reversals as grant_id 'refund:<refund id>' into the same unique index
+  // client grantIds use. If a client could take such an id, confirm-refund with that refund id
+  // would collide with it forever; so grant() refuses the prefix and the refund goes through.
+  it("a client grantId shaped like a reversal is refused, writes nothing, and confirm-refund still applies", async () => {
     const order = await createOrder(getPool(), {
       tenantId: TENANT,
       lines: [{ sku: "gems-60", kind: "currency", quantity: 60 }],
     });
     const by = { actor: "game:server", source: "api" } as const;
     expect((await transit({ orderId: order.id, event: "pay", bizKey: "txn-ns", amount: order.amount, ...by })).result).toBe("applied");
-    await grant({ orderId: order.id, sku: "gems-60", quantity: 60, grantId: "refund:rf-1", ...by });
+
+    await expect(grant({ orderId: order.id, sku: "gems-60", quantity: 60, grantId: "refund:rf-1", ...by })).rejects.toMatchObject({
+      code: "invalid-input",
+    });
+    expect((await grant({ orderId: order.id, sku: "gems-60", quantity: 60, grantId: "g-1", ...by })).result).toBe("applied");
     expect((await transit({ orderId: order.id, event: "request-refund", bizKey: "rf-1", ...by })).result).toBe("applied");
 
-    const confirmed = await transit({ orderId: order.id, event: "confirm-refund", bizKey: "rf-1", ...by }).catch(
-      (error: unknown) => ({ result: "threw", error: String(error) }) as const,
-    );
+    const confirmed = await transit({ orderId: order.id, event: "confirm-refund", bizKey: "rf-1", ...by });
 
     expect(confirmed).toMatchObject({ result: "applied", order: { state: "refunded" } });
-    const { rows } = await getPool().query(`SELECT COALESCE(SUM(quantity), 0)::int AS net FROM grants WHERE order_id = $1`, [order.id]);
-    expect(rows[0]).toEqual({ net: 0 });
+    const { rows } = await getPool().query(`SELECT grant_id, quantity FROM grants WHERE order_id = $1 ORDER BY id`, [order.id]);
+    expect(rows).toEqual([
+      { grant_id: "g-1", quantity: 60 },
+      { grant_id: "refund:rf-1", quantity: -60 },
+    ]);
   });
 });

@@ -1,28 +1,28 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isFullyDelivered, lineProgress, orderProgress } from "./progress";
+import { isFullyDelivered, ledgerBySku, lineProgress, orderProgress } from "./progress";
 
 describe("lineProgress", () => {
   it("expected, granted and pending for a partly granted line", () => {
-    expect(lineProgress({ sku: "gems", quantity: 60 }, 20)).toEqual({ sku: "gems", expected: 60, granted: 20, pending: 40 });
+    expect(lineProgress({ sku: "gems", quantity: 60 }, { granted: 20, reversed: 0 })).toEqual({ sku: "gems", expected: 60, granted: 20, reversed: 0, pending: 40 });
   });
 
   it("nothing granted: everything pending", () => {
-    expect(lineProgress({ sku: "gems", quantity: 60 }, 0)).toEqual({ sku: "gems", expected: 60, granted: 0, pending: 60 });
+    expect(lineProgress({ sku: "gems", quantity: 60 })).toEqual({ sku: "gems", expected: 60, granted: 0, reversed: 0, pending: 60 });
   });
 
   it("fully granted: pending 0", () => {
-    expect(lineProgress({ sku: "skin", quantity: 1 }, 1)).toEqual({ sku: "skin", expected: 1, granted: 1, pending: 0 });
+    expect(lineProgress({ sku: "skin", quantity: 1 }, { granted: 1, reversed: 0 })).toEqual({ sku: "skin", expected: 1, granted: 1, reversed: 0, pending: 0 });
   });
 
   it("more granted than ordered: pending is 0, never negative, and granted is reported as is", () => {
-    expect(lineProgress({ sku: "gems", quantity: 60 }, 75)).toEqual({ sku: "gems", expected: 60, granted: 75, pending: 0 });
+    expect(lineProgress({ sku: "gems", quantity: 60 }, { granted: 75, reversed: 0 })).toEqual({ sku: "gems", expected: 60, granted: 75, reversed: 0, pending: 0 });
   });
 
   it("pending is never negative and never above the line quantity for any granted >= 0", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 0, max: 20_000 }), (quantity, granted) => {
-        const p = lineProgress({ sku: "s", quantity }, granted);
+        const p = lineProgress({ sku: "s", quantity }, { granted, reversed: 0 });
         expect(p.pending).toBeGreaterThanOrEqual(0);
         expect(p.pending).toBeLessThanOrEqual(quantity);
         expect(p.pending).toBe(granted >= quantity ? 0 : quantity - granted);
@@ -38,15 +38,32 @@ describe("orderProgress", () => {
       { sku: "skin", quantity: 1 },
       { sku: "stam", quantity: 5 },
     ];
-    expect(orderProgress(lines, { skin: 1, gems: 30, unrelated: 9 })).toEqual([
-      { sku: "gems", expected: 60, granted: 30, pending: 30 },
-      { sku: "skin", expected: 1, granted: 1, pending: 0 },
-      { sku: "stam", expected: 5, granted: 0, pending: 5 },
+    const ledger = ledgerBySku([
+      { sku: "skin", quantity: 1 },
+      { sku: "gems", quantity: 20 },
+      { sku: "gems", quantity: 10 },
+      { sku: "unrelated", quantity: 9 },
+    ]);
+    expect(orderProgress(lines, ledger)).toEqual([
+      { sku: "gems", expected: 60, granted: 30, reversed: 0, pending: 30 },
+      { sku: "skin", expected: 1, granted: 1, reversed: 0, pending: 0 },
+      { sku: "stam", expected: 5, granted: 0, reversed: 0, pending: 5 },
+    ]);
+  });
+
+  it("a refunded line keeps what was delivered, shows the reversal, and is not pending again", () => {
+    const ledger = ledgerBySku([
+      { sku: "gems", quantity: 60 },
+      { sku: "gems", quantity: -60 },
+    ]);
+    expect(ledger).toEqual({ gems: { granted: 60, reversed: 60 } });
+    expect(orderProgress([{ sku: "gems", quantity: 60 }], ledger)).toEqual([
+      { sku: "gems", expected: 60, granted: 60, reversed: 60, pending: 0 },
     ]);
   });
 
   it("no lines: no progress entries", () => {
-    expect(orderProgress([], { gems: 1 })).toEqual([]);
+    expect(orderProgress([], { gems: { granted: 1, reversed: 0 } })).toEqual([]);
   });
 });
 
@@ -56,10 +73,10 @@ describe("isFullyDelivered", () => {
       { sku: "gems", quantity: 60 },
       { sku: "skin", quantity: 1 },
     ];
-    expect(isFullyDelivered(orderProgress(lines, { gems: 60, skin: 1 }))).toBe(true);
-    expect(isFullyDelivered(orderProgress(lines, { gems: 60 }))).toBe(false);
-    expect(isFullyDelivered(orderProgress(lines, { gems: 59, skin: 1 }))).toBe(false);
-    expect(isFullyDelivered(orderProgress(lines, {}))).toBe(false);
+    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", quantity:  60 }, { sku: "skin", quantity:  1 }])))).toBe(true);
+    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", quantity:  60 }])))).toBe(false);
+    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", quantity:  59 }, { sku: "skin", quantity:  1 }])))).toBe(false);
+    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([])))).toBe(false);
   });
 
   it("an order without lines is fully delivered", () => {

@@ -2,8 +2,10 @@ import "server-only";
 import type pg from "pg";
 import { getPool, isRetryable, isUniqueViolation } from "@/lib/db/pool";
 import { logger } from "@/lib/log";
+import { REVERSAL_GRANT_PREFIX } from "./grant";
 import { checkGuard, type LineFacts, type Reversal } from "./guards";
 import { edgeFor, refusal, TERMINAL_STATES, type GuardName, type OrderEvent, type OrderState, type Source } from "./machine";
+import { lineProgress } from "./progress";
 import { recordException, type ExceptionInput } from "./record-exception";
 import { ORDER_COLUMNS, TRANSITION_COLUMNS, type ExceptionKind, type OrderSnapshot, type TransitionRecord } from "./types";
 
@@ -81,6 +83,14 @@ interface Facts {
   readonly lines: LineFacts[] | null;
 }
 
+interface LineRow {
+  readonly sku: string;
+  readonly kind: string;
+  readonly quantity: number;
+  readonly granted: number;
+  readonly reversed: number;
+}
+
 async function attemptTransit(input: TransitInput, pool: pg.Pool): Promise<Attempt> {
   const client = await pool.connect();
   let committed = false;
@@ -118,24 +128,27 @@ function done(result: TransitResult, exception?: ExceptionInput): Attempt {
 async function readFacts(client: pg.PoolClient, order: OrderSnapshot, input: TransitInput): Promise<Facts> {
   const needsRefundFrom = input.event === "reject-refund";
   const needsLines = input.event === "confirm-delivery" || input.event === "confirm-refund";
-  const { rows } = await client.query<Facts>(
+  const { rows } = await client.query<Omit<Facts, "lines"> & { lines: LineRow[] | null }>(
     `SELECT
        (SELECT row_to_json(t) FROM (SELECT ${TRANSITION_COLUMNS} FROM order_transitions
           WHERE tenant_id = $1 AND order_id = $2 AND event = $3 AND biz_key = $4) t) AS duplicate,
        CASE WHEN $5 THEN (SELECT from_state FROM order_transitions
           WHERE tenant_id = $1 AND order_id = $2 AND event = 'request-refund' ORDER BY id DESC LIMIT 1) END AS "refundFrom",
-       CASE WHEN $6 THEN (SELECT json_agg(json_build_object(
-            'sku', l.sku, 'kind', l.kind, 'expected', l.quantity,
-            'granted', COALESCE(g.granted, 0), 'pending', GREATEST(l.quantity - COALESCE(g.granted, 0), 0)) ORDER BY l.sku)
+       CASE WHEN $6 THEN (SELECT json_agg(json_build_object('sku', l.sku, 'kind', l.kind, 'quantity', l.quantity,
+            'granted', COALESCE(g.granted, 0), 'reversed', COALESCE(g.reversed, 0)) ORDER BY l.sku)
           FROM order_lines l
-          LEFT JOIN (SELECT sku, SUM(quantity)::int AS granted FROM grants
-                     WHERE tenant_id = $1 AND order_id = $2 GROUP BY sku) g ON g.sku = l.sku
+          LEFT JOIN (SELECT sku, SUM(quantity) FILTER (WHERE quantity > 0)::int AS granted,
+                            -SUM(quantity) FILTER (WHERE quantity < 0)::int AS reversed
+                     FROM grants WHERE tenant_id = $1 AND order_id = $2 GROUP BY sku) g ON g.sku = l.sku
           WHERE l.tenant_id = $1 AND l.order_id = $2) END AS lines`,
     [order.tenantId, order.id, input.event, input.bizKey, needsRefundFrom, needsLines],
   );
   const row = rows[0]!;
-  const duplicate = row.duplicate ? { ...row.duplicate, at: new Date(row.duplicate.at) } : null;
-  return { ...row, duplicate };
+  return {
+    duplicate: row.duplicate ? { ...row.duplicate, at: new Date(row.duplicate.at) } : null,
+    refundFrom: row.refundFrom,
+    lines: row.lines?.map((l) => ({ ...lineProgress(l, l), kind: l.kind })) ?? null,
+  };
 }
 
 type Decision = Attempt | { readonly kind: "write"; readonly to: OrderState; readonly reversals: readonly Reversal[] };
@@ -232,7 +245,7 @@ async function writeTransition(
        FROM o, t
      ), r AS (
        INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason)
-       SELECT $1, o.id, x.sku, 'refund:' || $6, x.quantity, $8, $7, x.disposition || ': ' || coalesce($9, 'refund confirmed')
+       SELECT $1, o.id, x.sku, $14 || $6, x.quantity, $8, $7, x.disposition || ': ' || coalesce($9, 'refund confirmed')
        FROM o, unnest($11::text[], $12::int[], $13::text[]) AS x(sku, quantity, disposition)
      )
      SELECT (SELECT row_to_json(o) FROM o) AS order, row_to_json(t) AS transition FROM t`,
@@ -250,6 +263,7 @@ async function writeTransition(
       reversals.map((r) => r.sku),
       reversals.map((r) => r.quantity),
       reversals.map((r) => r.disposition),
+      REVERSAL_GRANT_PREFIX,
     ],
   );
   const row = rows[0]!;

@@ -9,7 +9,7 @@ import { quoteIdent, urlFor, withAdmin } from "./server";
  * the lazily made pool and Prisma client) at it. Call at the top of an integration test file.
  */
 export function useFreshDatabase(): void {
-  const name = `orderops_test_${randomBytes(6).toString("hex")}`;
+  const name = `${inject("databasePrefix")}${randomBytes(6).toString("hex")}`;
   beforeAll(async () => {
     const template = inject("templateDatabase");
     await withAdmin((admin) => admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`));

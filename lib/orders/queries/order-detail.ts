@@ -1,7 +1,7 @@
 import "server-only";
 import { getPool } from "@/lib/db/pool";
 import type { GrantRecord } from "@/lib/orders/grant";
-import { orderProgress, type LineProgress } from "@/lib/orders/progress";
+import { ledgerBySku, orderProgress, type LineProgress } from "@/lib/orders/progress";
 import { ORDER_COLUMNS, TRANSITION_COLUMNS, type OrderSnapshot, type TransitionRecord } from "@/lib/orders/types";
 
 export interface OrderLineDetail extends LineProgress {
@@ -72,9 +72,7 @@ export async function getOrderDetail(tenantId: string, orderNo: string): Promise
 
   const grants = (row.grants ?? []).map((g) => ({ ...g, at: new Date(g.at) }));
   const lines = row.lines ?? [];
-  const granted: Record<string, number> = {};
-  for (const g of grants) granted[g.sku] = (granted[g.sku] ?? 0) + g.quantity;
-  const progress = orderProgress(lines, granted);
+  const progress = orderProgress(lines, ledgerBySku(grants));
 
   return {
     order: { ...row.order, stateAt: new Date(row.order.stateAt) },

@@ -1,0 +1,97 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition, type FormEvent } from "react";
+import { createUser } from "@/app/(console)/admin/users/actions/create-user";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, Input, Select } from "@/components/ui/field";
+import type { Role } from "@/lib/auth/permissions";
+import type { PublicError } from "@/lib/errors";
+import { OneTimePassword } from "./one-time-password";
+import { RoleOptions } from "./role-options";
+import { TenantCheckboxes, type TenantChoice } from "./tenant-checkboxes";
+
+type Outcome =
+  | { readonly ok: true; readonly id: number; readonly email: string; readonly generatedPassword: string | null }
+  | { readonly ok: false; readonly error: PublicError };
+
+export function CreateUserForm({ tenants, minPasswordLength }: { tenants: readonly TenantChoice[]; minPasswordLength: number }) {
+  const [tenantIds, setTenantIds] = useState<string[]>([]);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [pending, startTransition] = useTransition();
+  const fieldError = (name: string) => (outcome && !outcome.ok ? outcome.error.fields?.[name]?.[0] : undefined);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    startTransition(async () => {
+      const result = await createUser({
+        email: String(form.get("email") ?? ""),
+        name: String(form.get("name") ?? ""),
+        // The server validates the role; the cast only satisfies the input type.
+        role: String(form.get("role") ?? "") as Role,
+        tenantIds,
+        password: String(form.get("password") ?? ""),
+      });
+      if (result.ok) {
+        formElement.reset();
+        setTenantIds([]);
+        setOutcome({ ok: true, ...result.data });
+      } else {
+        setOutcome({ ok: false, error: result.error });
+      }
+    });
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="max-w-xl space-y-4" noValidate aria-busy={pending}>
+      {outcome?.ok ? (
+        <Alert tone="success">
+          Created <b>{outcome.email}</b>.{" "}
+          {outcome.generatedPassword ? (
+            <OneTimePassword email={outcome.email} password={outcome.generatedPassword} />
+          ) : (
+            "Hand them the password you typed. "
+          )}
+          <Link href={`/admin/users/${outcome.id}`} className="mt-1 inline-block underline">
+            Open their account
+          </Link>
+        </Alert>
+      ) : null}
+      {outcome && !outcome.ok ? <Alert tone="error">{outcome.error.message}</Alert> : null}
+
+      <Field label="Email" htmlFor="email" error={fieldError("email")}>
+        <Input id="email" name="email" type="email" autoComplete="off" required aria-invalid={fieldError("email") ? true : undefined} aria-describedby={fieldError("email") ? "email-error" : undefined} />
+      </Field>
+      <Field label="Name" htmlFor="name" error={fieldError("name")}>
+        <Input id="name" name="name" autoComplete="off" required aria-invalid={fieldError("name") ? true : undefined} aria-describedby={fieldError("name") ? "name-error" : undefined} />
+      </Field>
+      <Field label="Role" htmlFor="role" error={fieldError("role")}>
+        <Select id="role" name="role" defaultValue="agent" aria-invalid={fieldError("role") ? true : undefined}>
+          <RoleOptions />
+        </Select>
+      </Field>
+      <TenantCheckboxes tenants={tenants} value={tenantIds} onChange={setTenantIds} error={fieldError("tenantIds")} disabled={pending} />
+      <Field
+        label="Password (optional)"
+        htmlFor="password"
+        error={fieldError("password")}
+        hint={`At least ${minPasswordLength} characters. Leave blank to generate a strong one, shown once.`}
+      >
+        <Input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          aria-invalid={fieldError("password") ? true : undefined}
+          aria-describedby={fieldError("password") ? "password-error" : undefined}
+        />
+      </Field>
+      <Button type="submit" disabled={pending}>
+        {pending ? "Creating…" : "Create staff user"}
+      </Button>
+    </form>
+  );
+}

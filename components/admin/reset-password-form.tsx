@@ -1,0 +1,64 @@
+"use client";
+
+import { useState, useTransition, type FormEvent } from "react";
+import { resetPassword } from "@/app/(console)/admin/users/actions/reset-password";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+import type { PublicError } from "@/lib/errors";
+import { OneTimePassword } from "./one-time-password";
+
+type Outcome = { readonly ok: true; readonly password: string } | { readonly ok: false; readonly error: PublicError };
+
+export function ResetPasswordForm({ id, email, isSelf, minPasswordLength }: { id: number; email: string; isSelf: boolean; minPasswordLength: number }) {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [pending, startTransition] = useTransition();
+  const passwordError = outcome && !outcome.ok ? outcome.error.fields?.password?.[0] : undefined;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const typed = String(new FormData(formElement).get("password") ?? "");
+    startTransition(async () => {
+      const result = await resetPassword({ id, password: typed });
+      if (result.ok) {
+        // Kept only in this component's state: gone on the next reset or when the page is left.
+        formElement.reset();
+        setOutcome({ ok: true, password: result.data.generatedPassword ?? typed });
+      } else {
+        setOutcome({ ok: false, error: result.error });
+      }
+    });
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate aria-busy={pending}>
+      {outcome?.ok ? (
+        <Alert tone="success">
+          The password was reset and every open session of {email} was signed out.
+          <OneTimePassword email={email} password={outcome.password} />
+        </Alert>
+      ) : null}
+      {outcome && !outcome.ok ? <Alert tone="error">{outcome.error.message}</Alert> : null}
+      <Field
+        label="New password (optional)"
+        htmlFor="new-password"
+        error={passwordError}
+        hint={`At least ${minPasswordLength} characters. Leave blank to generate a strong one.`}
+      >
+        <Input
+          id="new-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          aria-invalid={passwordError ? true : undefined}
+          aria-describedby={passwordError ? "new-password-error" : undefined}
+        />
+      </Field>
+      {isSelf ? <p className="text-xs text-amber-700">This is your own account: resetting the password signs you out.</p> : null}
+      <Button type="submit" variant="secondary" disabled={pending}>
+        {pending ? "Resetting…" : "Reset password"}
+      </Button>
+    </form>
+  );
+}

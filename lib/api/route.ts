@@ -7,14 +7,17 @@ import { currentStaff } from "@/lib/auth/current-staff";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { actorOf, type Staff } from "@/lib/auth/staff";
 import { AppError, HTTP_STATUS, toPublicError } from "@/lib/errors";
+import { authenticateApiKey, type ApiCaller } from "./keys";
 import { logger } from "@/lib/log";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 type Params = Record<string, string | string[]>;
-export type RouteHandler = ((request: NextRequest, context: { params: Promise<Params> }) => Promise<Response>) & {
-  readonly permission: Permission;
-};
+type Handler = (request: NextRequest, context: { params: Promise<Params> }) => Promise<Response>;
+/** A console route: the staff permission it needs. */
+export type RouteHandler = Handler & { readonly permission: Permission };
+/** An integration API route: callers authenticate with a tenant's API key. */
+export type ApiRouteHandler = Handler & { readonly auth: "api-key" };
 
 export interface StaffRouteContext<T> {
   readonly staff: Staff;
@@ -62,6 +65,49 @@ export function staffRoute<S extends z.ZodType>(
     }
   };
   return Object.assign(handler, { permission: spec.permission });
+}
+
+export interface ApiRouteContext<T> {
+  readonly caller: ApiCaller;
+  /** How the caller is named in order_transitions.actor and grants.actor. */
+  readonly actor: string;
+  readonly input: T;
+  readonly params: Params;
+  readonly request: NextRequest;
+  readonly log: typeof logger;
+}
+
+/**
+ * The one way to write an integration API route: a valid, unrevoked API key (the tenant always
+ * comes from it), then zod input. Same error shape as the console routes.
+ */
+export function apiRoute<S extends z.ZodType>(
+  spec: { readonly name: string; readonly input: S },
+  handle: (ctx: ApiRouteContext<z.output<S>>) => Promise<Response>,
+): ApiRouteHandler {
+  const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
+    const requestId = request.headers.get("x-request-id") ?? randomUUID();
+    const log = logger.child({ route: spec.name, requestId });
+    try {
+      const caller = await authenticateApiKey(request.headers.get("authorization"));
+      if (!caller) throw new AppError("unauthenticated", "Send a valid API key as: Authorization: Bearer <key>.");
+      const input = spec.input.safeParse(await readInput(request));
+      if (!input.success) {
+        throw new AppError("invalid-input", undefined, { fields: z.flattenError(input.error).fieldErrors as Record<string, string[]> });
+      }
+      return await handle({
+        caller,
+        actor: `apikey:${caller.tenantId}/${caller.keyName}`,
+        input: input.data,
+        params: await context.params,
+        request,
+        log: log.child({ tenant: caller.tenantId }),
+      });
+    } catch (error) {
+      return errorResponse(error, requestId, log);
+    }
+  };
+  return Object.assign(handler, { auth: "api-key" as const });
 }
 
 export async function readInput(request: NextRequest): Promise<unknown> {

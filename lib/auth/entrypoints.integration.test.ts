@@ -93,22 +93,24 @@ describe.each(actionFiles.map((f) => [path.relative(process.cwd(), f), f]))("ser
 });
 
 describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("route %s", (_, file) => {
-  it("every method is built by a route wrapper and answers 401 and 403, writing nothing", async () => {
+  it("every method is built by a route wrapper and refuses callers without the right credentials, writing nothing", async () => {
     const mod = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
     const methods = HTTP_METHODS.filter((m) => m in mod);
     expect(methods.length).toBeGreaterThan(0);
     for (const method of methods) {
       const handler = mod[method] as ((req: NextRequest, ctx: { params: Promise<object> }) => Promise<Response>) & {
         permission?: Permission;
+        auth?: "api-key";
       };
-      expect(handler.permission, `${method} must be built with a route wrapper and a permission`).toBeDefined();
-      const call = () =>
+      expect(handler.permission ?? handler.auth, `${method} must be built with staffRoute or apiRoute`).toBeDefined();
+      const call = (headers: Record<string, string> = {}) =>
         handler(
           new NextRequest("http://localhost/x", {
             method,
-            ...(method === "GET" ? {} : { body: "{}", headers: { "content-type": "application/json" } }),
+            headers: { ...headers, ...(method === "GET" ? {} : { "content-type": "application/json" }) },
+            ...(method === "GET" ? {} : { body: "{}" }),
           }),
-          { params: Promise.resolve({}) },
+          { params: Promise.resolve({ orderNo: "X-1" }) },
         );
       const before = await tableCounts();
 
@@ -116,8 +118,15 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
       const anonymous = await call();
       expect(anonymous.status).toBe(401);
       expect(await anonymous.json()).toMatchObject({ error: { code: "unauthenticated" } });
-      session.staff = staffWith(roleLacking(handler.permission!));
-      expect((await call()).status).toBe(403);
+      if (handler.permission) {
+        session.staff = staffWith(roleLacking(handler.permission));
+        expect((await call()).status).toBe(403);
+      } else {
+        // A staff session is no API key, and neither is a key that was never issued.
+        session.staff = staffWith("manager");
+        expect((await call()).status).toBe(401);
+        expect((await call({ authorization: `Bearer oo_000000000000_${"A".repeat(43)}` })).status).toBe(401);
+      }
 
       expect(await tableCounts()).toEqual(before);
     }

@@ -1,7 +1,9 @@
 // `npm run cli -- <command>`: the operator's command line. Each command lives in its own file.
 import { Command } from "commander";
+import { registerApiKey } from "./apikey-command";
 import { registerMigrate } from "./migrate-command";
 import { registerSeed } from "./seed-command";
+import { registerUser } from "./user-command";
 
 const program = new Command()
   .name("npm run cli --")
@@ -10,5 +12,7 @@ const program = new Command()
 
 registerMigrate(program);
 registerSeed(program);
+registerUser(program);
+registerApiKey(program);
 
 await program.parseAsync(process.argv);

@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import type pg from "pg";
 import { openEmbedded } from "@/lib/db/embedded";
 import { closePool, getPool } from "@/lib/db/pool";
@@ -30,4 +31,15 @@ export async function runWithDatabase(work: (ctx: CommandContext) => Promise<voi
     await closePool();
     await embedded?.stop();
   }
+}
+
+/** Who the audit trail names for changes made from the command line. */
+export function cliActor(): string {
+  let name: string | undefined;
+  try {
+    name = userInfo().username;
+  } catch {
+    // No passwd entry (some containers): fall back to the environment.
+  }
+  return `cli:${name || process.env.USER || "operator"}`;
 }

@@ -1,4 +1,3 @@
-import { userInfo } from "node:os";
 import { Option, type Command } from "commander";
 import { ROLES, type Role } from "@/lib/auth/permissions";
 import {
@@ -9,18 +8,7 @@ import {
   setStaffDisabled,
 } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
-import { runWithDatabase } from "./run";
-
-/** Who the audit trail names for changes made from the command line. */
-function cliActor(): string {
-  let name: string | undefined;
-  try {
-    name = userInfo().username;
-  } catch {
-    // No passwd entry (some containers): fall back to the environment.
-  }
-  return `cli:${name || process.env.USER || "operator"}`;
-}
+import { cliActor, runWithDatabase } from "./run";
 
 function parseTenants(value: string): string[] {
   return value

@@ -1,0 +1,102 @@
+// The OpenAPI 3.1 document of the integration API, generated from the zod schemas the routes
+// parse with (OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what zod emits).
+import { z } from "zod";
+import { createOrderBody, errorBody, eventBody, grantBody, orderView } from "./schemas";
+
+const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const body = (name: string) => ({ required: true, content: { "application/json": { schema: ref(name) } } });
+const reply = (description: string, schema: object) => ({ description, content: { "application/json": { schema } } });
+const orderReply = (description: string) => reply(description, { type: "object", properties: { order: ref("Order") }, required: ["order"] });
+const resultSchema = (results: string[], extra: Record<string, object>) => ({
+  type: "object",
+  properties: { result: { type: "string", enum: results }, order: ref("Order"), ...extra },
+  required: ["result", "order"],
+});
+const resultReply = (description: string, results: string[]) => reply(description, resultSchema(results, {}));
+/** A refused result: the error body plus the result and the order as it now is. */
+const refusedReply = (description: string, results: string[], extra: Record<string, object> = {}) =>
+  reply(description, { allOf: [ref("Error"), resultSchema(results, extra)] });
+const error = (description: string) => reply(description, ref("Error"));
+const orderNo = { name: "orderNo", in: "path", required: true, schema: { type: "string" } };
+
+const common = {
+  "400": error("Invalid body (fields says which)."),
+  "401": error("Missing, invalid or revoked API key."),
+  "413": error("Body over 64 KiB."),
+  "415": error("Body not sent as application/json."),
+};
+
+export function openApiDocument(serverUrl: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Order Ops integration API",
+      version: "1.0.0",
+      description:
+        "For payment channels and game servers. Authenticate with `Authorization: Bearer <key>`; the tenant always comes from the key. Every error body is `{ error: { code, message } }`.",
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An API key made with `npm run cli -- apikey create`." } },
+      schemas: {
+        CreateOrder: json(createOrderBody),
+        Event: json(eventBody),
+        Grant: json(grantBody),
+        Order: z.toJSONSchema(orderView),
+        Error: z.toJSONSchema(errorBody),
+      },
+    },
+    paths: {
+      "/api/v1/orders": {
+        post: {
+          summary: "Create an order",
+          requestBody: body("CreateOrder"),
+          responses: {
+            "201": orderReply("Created."),
+            "200": orderReply("The same orderNo with an identical body: the existing order."),
+            "409": error("The orderNo exists with a different body."),
+            ...common,
+          },
+        },
+      },
+      "/api/v1/orders/{orderNo}": {
+        get: {
+          summary: "Read an order, its lines and its history",
+          parameters: [orderNo],
+          responses: { "200": orderReply("The order."), "404": error("Unknown order."), "401": common["401"] },
+        },
+      },
+      "/api/v1/orders/{orderNo}/events": {
+        post: {
+          summary: "Send an event to the order's state machine",
+          parameters: [orderNo],
+          requestBody: body("Event"),
+          responses: {
+            "200": resultReply("Applied, or a duplicate of an event already applied with this bizKey.", ["applied", "duplicate"]),
+            "409": refusedReply("Illegal from the current state, or stale (the expected state or version no longer holds).", ["illegal", "stale"]),
+            "422": refusedReply("Refused by the edge's guard (e.g. amount mismatch); an exception is filed for ops.", ["rejected"], {
+              guard: { type: "string" },
+            }),
+            "404": error("Unknown order."),
+            ...common,
+          },
+        },
+      },
+      "/api/v1/orders/{orderNo}/grants": {
+        post: {
+          summary: "Record a grant on one order line",
+          parameters: [orderNo],
+          requestBody: body("Grant"),
+          responses: {
+            "200": resultReply("Applied, or a duplicate grantId.", ["applied", "duplicate"]),
+            "409": refusedReply("Over-delivery, or the order is not paid or delivering.", ["over-delivery", "invalid-state"]),
+            "404": error("Unknown order."),
+            ...common,
+          },
+        },
+      },
+    },
+  };
+}

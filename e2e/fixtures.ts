@@ -14,7 +14,6 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
 }
 
 export const test = base.extend<{ db: pg.Pool }>({
-  // eslint-disable-next-line no-empty-pattern
   db: async ({}, use) => {
     const pool = new pg.Pool({ connectionString: E2E_DATABASE_URL, max: 2 });
     await use(pool);

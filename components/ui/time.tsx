@@ -1,26 +1,44 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 import { formatDuration } from "@/lib/format";
 
+// One shared clock for every <Time>: ticks every 30 s. On the server (and during hydration) there
+// is no "now", so the first paint shows the UTC timestamp and the viewer's zone follows.
+const TICK_MS = 30_000;
+let now = Date.now();
+const listeners = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | undefined;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  now = Date.now();
+  timer ??= setInterval(() => {
+    now = Date.now();
+    for (const l of listeners) l();
+  }, TICK_MS);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+}
+
 /**
- * A timestamp in the viewer's own time zone with its age ("3 hours ago"). Rendered on the client:
- * the server does not know the viewer's zone. The ISO value is in `dateTime` and the title.
+ * A timestamp in the viewer's own time zone with its age ("3 hours ago"). The ISO value is in
+ * `dateTime` and the title, for copying.
  */
 export function Time({ value }: { value: Date | string }) {
+  const current = useSyncExternalStore(subscribe, () => now, () => null);
   const date = typeof value === "string" ? new Date(value) : value;
   const iso = date.toISOString();
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(timer);
-  }, []);
-  if (now === null) return <time dateTime={iso}>{iso.slice(0, 19).replace("T", " ")} UTC</time>;
+  if (current === null) return <time dateTime={iso}>{iso.slice(0, 19).replace("T", " ")} UTC</time>;
   return (
     <time dateTime={iso} title={iso}>
       {date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })}{" "}
-      <span className="text-slate-500">({formatDuration((now - date.getTime()) / 1000)} ago)</span>
+      <span className="text-slate-500">({formatDuration((current - date.getTime()) / 1000)} ago)</span>
     </time>
   );
 }

@@ -1,14 +1,21 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { LocaleSwitcher } from "@/components/i18n/locale-switcher";
 import { can, type Permission } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/staff";
 
-const NAV: readonly { href: string; label: string; permission: Permission }[] = [
-  { href: "/", label: "Overview", permission: "orders:view" },
-  { href: "/admin/users", label: "Staff", permission: "users:manage" },
+type NavKey = "overview" | "orders" | "queues" | "audit" | "settings" | "staff" | "apiKeys";
+
+const NAV: readonly { href: string; key: NavKey; permission: Permission }[] = [
+  { href: "/", key: "overview", permission: "orders:view" },
+  { href: "/orders", key: "orders", permission: "orders:view" },
+  { href: "/queues", key: "queues", permission: "orders:view" },
+  { href: "/admin/users", key: "staff", permission: "users:manage" },
 ];
 
 export function ConsoleHeader({ staff }: { staff: Staff }) {
+  const t = useTranslations("nav");
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-6 py-3">
@@ -18,16 +25,17 @@ export function ConsoleHeader({ staff }: { staff: Staff }) {
         <nav aria-label="Main" className="flex gap-1 text-sm">
           {NAV.filter((item) => can(staff.role, item.permission)).map((item) => (
             <Link key={item.href} href={item.href} className="rounded px-2 py-1 text-slate-700 hover:bg-slate-100">
-              {item.label}
+              {t(item.key)}
             </Link>
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
+          <LocaleSwitcher />
           <span data-testid="signed-in-as">
             <span className="font-medium">{staff.email}</span>{" "}
             <span className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">{staff.role}</span>
           </span>
-          <SignOutButton />
+          <SignOutButton label={t("signOut")} />
         </div>
       </div>
     </header>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ConsoleHeader } from "@/components/console-header";
+import { QueryProvider } from "@/components/query-provider";
 import { requireStaff } from "@/lib/auth/page";
 
 // The frame of every signed-in page. Pages check their own permission too: a layout is not
@@ -9,7 +10,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <>
       <ConsoleHeader staff={staff} />
-      <div className="mx-auto max-w-6xl px-6 py-8">{children}</div>
+      <div className="mx-auto max-w-6xl px-6 py-8">
+        <QueryProvider>{children}</QueryProvider>
+      </div>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { requireStaff } from "@/lib/auth/page";
 import { can } from "@/lib/auth/permissions";
 import { ORDER_STATES } from "@/lib/orders/machine";
@@ -11,25 +12,28 @@ export default async function HomePage() {
   // Admins hold no order permissions: their home is the staff list.
   if (!can(staff.role, "orders:view")) redirect("/admin/users");
   const tenants = await stateCounts(staff.tenantIds);
+  const t = await getTranslations("overview");
+  const states = await getTranslations("state");
   return (
     <main>
-      <h1 className="text-2xl font-semibold">Order Ops</h1>
-      <p className="mt-1 text-sm text-slate-600">Orders per state, per product, read live from the ledger.</p>
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
+      <p className="mt-1 text-sm text-slate-600">{t("subtitle")}</p>
       {tenants.length === 0 ? (
         <p className="mt-8 rounded border border-dashed border-slate-300 p-6 text-slate-600">
-          No products yet. Seed demo data with <code>npm run cli -- seed</code>.
+          {t("empty")}
         </p>
       ) : (
         <table className="mt-6 w-full border-collapse bg-white text-sm shadow-sm">
           <thead>
             <tr className="border-b text-left text-slate-500">
-              <th className="p-3 font-medium">Product</th>
+              <th className="p-3 font-medium">{t("product")}</th>
               {ORDER_STATES.map((state) => (
-                <th key={state} className="p-3 text-right font-mono font-medium">
-                  {state}
+                <th key={state} className="p-3 text-right font-medium">
+                  <div className="font-mono">{state}</div>
+                  <div className="text-xs font-normal">{states(state)}</div>
                 </th>
               ))}
-              <th className="p-3 text-right font-medium">total</th>
+              <th className="p-3 text-right font-medium">{t("total")}</th>
             </tr>
           </thead>
           <tbody>

@@ -3,10 +3,10 @@
 import { signOut } from "next-auth/react";
 import { Button } from "@/components/ui/button";
 
-export function SignOutButton() {
+export function SignOutButton({ label }: { label: string }) {
   return (
     <Button variant="ghost" onClick={() => void signOut({ callbackUrl: "/sign-in" })}>
-      Sign out
+      {label}
     </Button>
   );
 }

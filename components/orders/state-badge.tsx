@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { OrderState } from "@/lib/orders/machine";
 
 const TONE: Readonly<Record<OrderState, string>> = {
@@ -10,6 +11,13 @@ const TONE: Readonly<Record<OrderState, string>> = {
   closed: "bg-zinc-200 text-zinc-600",
 };
 
+/** The contract name (what every team greps for) with the translated label beside it. */
 export function StateBadge({ state }: { state: OrderState }) {
-  return <span className={`rounded px-2 py-0.5 font-mono text-xs font-medium ${TONE[state]}`}>{state}</span>;
+  const t = useTranslations("state");
+  return (
+    <span className={`inline-flex items-baseline gap-1.5 rounded px-2 py-0.5 text-xs font-medium ${TONE[state]}`}>
+      <span className="font-mono">{state}</span>
+      <span className="opacity-75">{t(state)}</span>
+    </span>
+  );
 }

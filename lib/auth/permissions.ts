@@ -6,6 +6,7 @@ export const ROLES = ["agent", "ops", "manager", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = [
+  "profile:edit",
   "orders:view",
   "orders:event",
   "orders:grant",
@@ -19,7 +20,7 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const AGENT: readonly Permission[] = ["orders:view", "orders:event"];
+const AGENT: readonly Permission[] = ["profile:edit", "orders:view", "orders:event"];
 const OPS: readonly Permission[] = [...AGENT, "orders:grant", "orders:bulk"];
 const MANAGER: readonly Permission[] = [...OPS, "audit:view", "audit:export", "refunds:approve", "settings:edit"];
 
@@ -28,7 +29,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   ops: OPS,
   manager: MANAGER,
   // Admins run the staff and the keys; by default they do not touch orders (DESIGN.md).
-  admin: ["users:manage", "apikeys:manage"],
+  admin: ["profile:edit", "users:manage", "apikeys:manage"],
 };
 
 /** The console event whitelist: which order events each role may trigger from the console. */

@@ -1,0 +1,13 @@
+export const LOCALES = ["en", "zh"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "en";
+export const LOCALE_COOKIE = "orderops-locale";
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The best of our locales for an Accept-Language header. */
+export function localeFromAcceptLanguage(header: string | null): Locale {
+  return header?.toLowerCase().split(",")[0]?.trim().startsWith("zh") ? "zh" : DEFAULT_LOCALE;
+}

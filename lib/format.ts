@@ -23,3 +23,10 @@ export function formatDuration(seconds: number): string {
   }
   return `${s} seconds`;
 }
+
+/** "128", "128.5", "128.50" → 12850 minor units, without ever going through a float. Null if not money. */
+export function parseMoney(text: string): number | null {
+  const match = /^\s*(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}

@@ -1,13 +1,22 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { EventActions } from "@/components/orders/event-actions";
 import { LineProgressList } from "@/components/orders/line-progress";
+import { LiveOrder } from "@/components/orders/live-order";
+import { NextEvents } from "@/components/orders/next-events";
 import { StateBadge } from "@/components/orders/state-badge";
+import { StateDiagram } from "@/components/orders/state-diagram";
 import { Timeline } from "@/components/orders/timeline";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { requireStaff } from "@/lib/auth/page";
-import { requireTenantScope } from "@/lib/auth/scope";
-import { AppError } from "@/lib/errors";
+import { CONSOLE_EVENTS } from "@/lib/auth/permissions";
+import { inScope } from "@/lib/auth/scope";
+import { audit } from "@/lib/audit/record";
+import { actorOf } from "@/lib/auth/staff";
 import { formatMoney } from "@/lib/format";
+import { availableEvents } from "@/lib/orders/machine";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 
 type Props = { params: Promise<{ tenant: string; orderNo: string }> };
@@ -21,66 +30,96 @@ export default async function OrderPage({ params }: Props) {
   const staff = await requireStaff("orders:view");
   const { tenant, orderNo: rawOrderNo } = await params;
   const orderNo = decodeURIComponent(rawOrderNo);
-  try {
-    await requireTenantScope(staff, tenant, `order:${tenant}/${orderNo}`);
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not-found") notFound();
-    throw error;
+  if (!inScope(staff, tenant)) {
+    // Out of scope looks exactly like missing: ids cannot be probed across tenants.
+    await audit({ actor: actorOf(staff), action: "access.denied", target: `order:${tenant}/${orderNo}`, tenantId: tenant, detail: { reason: "tenant out of scope" } });
+    notFound();
   }
   const detail = await getOrderDetail(tenant, orderNo);
   if (!detail) notFound();
   const { order } = detail;
+  const t = await getTranslations("orderPage");
+
+  const whitelist = CONSOLE_EVENTS[staff.role];
+  const actions = availableEvents(order.state).flatMap((e) => (e.allowed && whitelist.includes(e.event) ? [e.event] : []));
+  const refundFrom = order.state === "refunding" ? (detail.transitions.find((tr) => tr.event === "request-refund")?.from ?? null) : null;
 
   return (
     <div className="space-y-6">
       <section className="rounded-lg border border-slate-200 bg-white p-5">
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="font-mono text-xl font-semibold">{order.orderNo}</h1>
+          <CopyButton value={order.orderNo} />
           <StateBadge state={order.state} />
-          <span className="text-sm text-slate-500">version {order.version}</span>
+          <span className="text-sm text-slate-500">{t("version", { version: order.version })}</span>
+          <span className="ml-auto">
+            <LiveOrder tenant={tenant} orderNo={orderNo} version={order.version} />
+          </span>
         </div>
         <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
-          <dt className="text-slate-500">Product</dt>
+          <dt className="text-slate-500">{t("product")}</dt>
           <dd className="font-mono">{order.tenantId}</dd>
-          <dt className="text-slate-500">Player</dt>
-          <dd className="font-mono">{order.playerId}</dd>
-          <dt className="text-slate-500">Amount</dt>
+          <dt className="text-slate-500">{t("player")}</dt>
+          <dd className="font-mono">
+            {order.playerId} <CopyButton value={order.playerId} />
+          </dd>
+          <dt className="text-slate-500">{t("amount")}</dt>
           <dd>{formatMoney(order.amount, order.currency)}</dd>
-          <dt className="text-slate-500">In this state since</dt>
+          <dt className="text-slate-500">{t("since")}</dt>
           <dd>
             <Time value={order.stateAt} />
           </dd>
         </dl>
-      </section>
-
-      <section className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 className="font-semibold">Delivery by line</h2>
-        <LineProgressList lines={detail.lines} />
+        <div className="mt-4 border-t border-slate-100 pt-4">
+          <h2 className="mb-2 text-sm font-semibold">{t("actions")}</h2>
+          {actions.length > 0 ? (
+            <EventActions tenant={tenant} orderNo={orderNo} version={order.version} currency={order.currency} events={actions} />
+          ) : (
+            <p className="text-sm text-slate-500">{t("noActions")}</p>
+          )}
+        </div>
       </section>
 
       {detail.exceptions.length > 0 ? (
         <section className="rounded-lg border border-red-200 bg-red-50 p-5">
-          <h2 className="font-semibold text-red-900">Open exceptions</h2>
+          <h2 className="font-semibold text-red-900">{t("exceptions")}</h2>
           <ul className="mt-2 space-y-1 text-sm">
             {detail.exceptions.map((e) => (
               <li key={e.id}>
-                <span className="font-mono">{e.kind}</span> {e.event ? `on ${e.event}` : ""}{" "}
-                {e.amount !== null ? formatMoney(e.amount, order.currency) : ""} <Time value={e.createdAt} />
+                <span className="font-mono">{e.kind}</span> {e.event ? <span className="font-mono">{e.event}</span> : null}{" "}
+                {e.bizKey ? <span className="font-mono text-slate-600">{e.bizKey}</span> : null}{" "}
+                {e.amount !== null ? formatMoney(e.amount, order.currency) : ""} · <Time value={e.createdAt} />
               </li>
             ))}
           </ul>
         </section>
       ) : null}
 
+      <section className="grid gap-6 lg:grid-cols-5">
+        <div className="rounded-lg border border-slate-200 bg-white p-5 lg:col-span-3">
+          <h2 className="mb-2 font-semibold">{t("diagram")}</h2>
+          <StateDiagram state={order.state} previous={refundFrom} />
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-white p-5 lg:col-span-2">
+          <h2 className="mb-2 font-semibold">{t("next")}</h2>
+          <NextEvents state={order.state} />
+        </div>
+      </section>
+
       <section className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 className="mb-3 font-semibold">History</h2>
+        <h2 className="font-semibold">{t("lines")}</h2>
+        <LineProgressList lines={detail.lines} />
+      </section>
+
+      <section className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 className="mb-3 font-semibold">{t("history")}</h2>
         <Timeline transitions={detail.transitions} />
       </section>
 
       <section className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 className="mb-2 font-semibold">Outbox messages</h2>
+        <h2 className="mb-2 font-semibold">{t("outbox")}</h2>
         {detail.outbox.length === 0 ? (
-          <p className="text-sm text-slate-500">No messages for this order.</p>
+          <p className="text-sm text-slate-500">{t("noOutbox")}</p>
         ) : (
           <table className="w-full text-sm">
             <thead className="text-left text-slate-500">
@@ -95,7 +134,10 @@ export default async function OrderPage({ params }: Props) {
               {detail.outbox.map((m) => (
                 <tr key={m.id}>
                   <td className="font-mono">{m.topic}</td>
-                  <td>{m.status}</td>
+                  <td>
+                    {m.status}
+                    {m.lastError ? <span className="ml-1 text-xs text-red-700">({m.lastError})</span> : null}
+                  </td>
                   <td className="tabular-nums">{m.attempts}</td>
                   <td>
                     <Time value={m.createdAt} />

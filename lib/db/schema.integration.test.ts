@@ -22,6 +22,9 @@ const TABLES: Readonly<Record<Prisma.ModelName, string>> = {
   StaffUser: "staff_users",
   ApiKey: "api_keys",
   AuditEvent: "audit_events",
+  RefundApproval: "refund_approvals",
+  BulkBatch: "bulk_batches",
+  BulkBatchItem: "bulk_batch_items",
 };
 
 const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
@@ -36,6 +39,9 @@ const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
   StaffUser: Prisma.StaffUserScalarFieldEnum,
   ApiKey: Prisma.ApiKeyScalarFieldEnum,
   AuditEvent: Prisma.AuditEventScalarFieldEnum,
+  RefundApproval: Prisma.RefundApprovalScalarFieldEnum,
+  BulkBatch: Prisma.BulkBatchScalarFieldEnum,
+  BulkBatchItem: Prisma.BulkBatchItemScalarFieldEnum,
 };
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -80,6 +86,10 @@ describe("schema.prisma agrees with the SQL migrations", () => {
     await db.staffUser.create({ data: { email: "s@example.com", name: "S", passwordHash: "h", role: "agent", tenantIds: ["schema-check"] } });
     await db.apiKey.create({ data: { tenantId: "schema-check", name: "k", prefix: "oo_abc", secretHash: "h", createdBy: "a" } });
     await db.auditEvent.create({ data: { actor: "a", action: "user.created", detail: { x: 1 } } });
+    await db.refundApproval.create({ data: { tenantId: "schema-check", orderId: order.id, amount: 600, requestedBy: "a", reason: "r", requestKey: "k" } });
+    await db.bulkBatch.create({
+      data: { id: "b1", tenantId: "schema-check", createdBy: "a", reason: "r", total: 1, items: { create: [{ tenantId: "schema-check", orderNo: "S-1", position: 0 }] } },
+    });
 
     const counts = await Promise.all([
       db.tenant.count(),
@@ -93,8 +103,11 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       db.staffUser.count(),
       db.apiKey.count(),
       db.auditEvent.count(),
+      db.refundApproval.count(),
+      db.bulkBatch.count(),
+      db.bulkBatchItem.count(),
     ]);
-    expect(counts).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(counts).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     const read = await db.order.findUniqueOrThrow({
       where: { tenantId_orderNo: { tenantId: "schema-check", orderNo: "S-1" } },
       include: { lines: true, grants: true, transitions: true },

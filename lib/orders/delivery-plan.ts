@@ -1,0 +1,42 @@
+// What "repair delivery" (and bulk compensation) would do to one order. Pure: the same plan is
+// shown in a dry run and then executed step by step.
+import type { OrderState } from "./machine";
+import type { LineProgress } from "./progress";
+
+export type DeliveryStep =
+  | { readonly kind: "begin-delivery" }
+  | { readonly kind: "grant"; readonly sku: string; readonly quantity: number }
+  | { readonly kind: "confirm-delivery" };
+
+export type DeliveryPlan =
+  | { readonly possible: true; readonly steps: readonly DeliveryStep[] }
+  | { readonly possible: false; readonly reason: string; readonly nothingToDo: boolean };
+
+export function planDelivery(state: OrderState, lines: readonly LineProgress[]): DeliveryPlan {
+  switch (state) {
+    case "delivered":
+      return { possible: false, nothingToDo: true, reason: "already delivered: nothing to do" };
+    case "created":
+      return { possible: false, nothingToDo: false, reason: "not paid yet: nothing may be delivered" };
+    case "refunding":
+    case "refunded":
+    case "closed":
+      return { possible: false, nothingToDo: false, reason: `the order is ${state}: grants are not allowed` };
+    case "paid":
+    case "delivering": {
+      const grants: DeliveryStep[] = lines.filter((l) => l.pending > 0).map((l) => ({ kind: "grant", sku: l.sku, quantity: l.pending }));
+      return {
+        possible: true,
+        steps: [...(state === "paid" ? [{ kind: "begin-delivery" } as const] : []), ...grants, { kind: "confirm-delivery" }],
+      };
+    }
+  }
+}
+
+/** "begin delivery; grant gems-60 ×60; confirm delivery" */
+export function describePlan(plan: DeliveryPlan): string {
+  if (!plan.possible) return plan.reason;
+  return plan.steps
+    .map((s) => (s.kind === "grant" ? `grant ${s.sku} ×${s.quantity}` : s.kind === "begin-delivery" ? "begin delivery" : "confirm delivery"))
+    .join("; ");
+}

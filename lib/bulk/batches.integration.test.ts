@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getPool } from "@/lib/db/pool";
+import { transit } from "@/lib/orders/transit";
+import { createOrder } from "@/lib/seed/orders";
+import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import { useFreshDatabase } from "@/lib/test/database";
+import { batchItems, batchSummary, createBatch, previewBatch, runBatchChunk } from "./batches";
+
+useFreshDatabase();
+
+const LINES = [
+  { sku: "gems-60", kind: "currency", quantity: 60 },
+  { sku: "stamina-5", kind: "stamina", quantity: 5 },
+] as const;
+
+async function paidOrders(n: number): Promise<string[]> {
+  const orderNos: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const order = await createOrder(getPool(), { tenantId: "bulk", amount: 6_00, lines: LINES });
+    await transit({ orderId: order.id, event: "pay", bizKey: `t-${order.id}`, amount: 6_00, actor: "channel", source: "callback" });
+    orderNos.push(order.orderNo);
+  }
+  return orderNos;
+}
+
+async function runUntilDone(batchId: string, actor: string): Promise<number> {
+  let handled = 0;
+  for (;;) {
+    const n = await runBatchChunk({ batchId, actor, limit: 5 });
+    if (n === 0) return handled;
+    handled += n;
+  }
+}
+
+async function grantTotals(orderNos: readonly string[]) {
+  const { rows } = await getPool().query(
+    `SELECT count(*)::int AS rows, sum(g.quantity)::int AS total FROM grants g JOIN orders o ON o.id = g.order_id WHERE o.order_no = ANY($1)`,
+    [orderNos],
+  );
+  return rows[0];
+}
+
+beforeAll(() => ensureTenant(getPool(), tenantSpec("bulk")));
+
+describe("bulk compensation", () => {
+  it("the dry run says per order what would happen or why not, and writes nothing", async () => {
+    const [paid] = await paidOrders(1);
+    const unpaid = (await createOrder(getPool(), { tenantId: "bulk", lines: LINES })).orderNo;
+
+    const preview = await previewBatch("bulk", [paid!, unpaid, "NOPE-1"]);
+
+    expect(preview).toEqual([
+      { orderNo: paid, state: "paid", willApply: true, plan: "begin delivery; grant gems-60 ×60; grant stamina-5 ×5; confirm delivery" },
+      { orderNo: unpaid, state: "created", willApply: false, plan: "not paid yet: nothing may be delivered" },
+      { orderNo: "NOPE-1", state: null, willApply: false, plan: "no order NOPE-1 in bulk" },
+    ]);
+    expect(await grantTotals([paid!])).toEqual({ rows: 0, total: null });
+  });
+
+  it("two people running the same batch at once: every order handled once, nothing granted twice; a rerun applies nothing", async () => {
+    const orderNos = await paidOrders(30);
+    const batchId = randomUUID();
+    await createBatch({ batchId, tenantId: "bulk", orderNos: [...orderNos, "NOPE-2"], reason: "outage 12:00-12:40", actor: "staff:ops@example.com" });
+    // The same batch submitted twice adds nothing.
+    await createBatch({ batchId, tenantId: "bulk", orderNos, reason: "outage 12:00-12:40", actor: "staff:ops@example.com" });
+
+    const [a, b] = await Promise.all([runUntilDone(batchId, "staff:ops@example.com"), runUntilDone(batchId, "staff:manager@example.com")]);
+
+    expect(a + b).toBe(31);
+    expect(await batchSummary(batchId)).toEqual({
+      batchId,
+      tenantId: "bulk",
+      reason: "outage 12:00-12:40",
+      total: 31,
+      counts: { pending: 0, applied: 30, "nothing-to-do": 0, refused: 1, failed: 0 },
+    });
+    expect(await grantTotals(orderNos)).toEqual({ rows: 60, total: 30 * 65 });
+    const { rows } = await getPool().query(`SELECT state, count(*)::int AS n FROM orders WHERE order_no = ANY($1) GROUP BY state`, [orderNos]);
+    expect(rows).toEqual([{ state: "delivered", n: 30 }]);
+
+    expect(await runUntilDone(batchId, "staff:ops@example.com")).toBe(0);
+    expect(await grantTotals(orderNos)).toEqual({ rows: 60, total: 30 * 65 });
+    const items = await batchItems(batchId);
+    expect(items.map((i) => i.position)).toEqual(Array.from({ length: 31 }, (_, i) => i));
+    expect(items.at(-1)).toMatchObject({ orderNo: "NOPE-2", status: "refused", detail: "no such order" });
+  });
+});

@@ -209,6 +209,13 @@ describe("seedDemo: 2,000 orders", () => {
       await count(`SELECT 1 FROM order_transitions WHERE event = 'close' AND actor = 'system:timeout-close'
         AND (biz_key <> 'timeout' OR source <> 'job')`),
     ).toBe(0);
+    // An agent's refund request above the tenant's approval amount would need a manager: none are seeded.
+    expect(
+      await count(`SELECT 1 FROM order_transitions t JOIN orders o ON o.id = t.order_id
+        JOIN tenant_settings s ON s.tenant_id = t.tenant_id
+        WHERE t.event = 'request-refund' AND t.actor = 'staff:agent@example.com' AND o.amount > s.refund_approval_amount`),
+    ).toBe(0);
+    expect(await count(`SELECT 1 FROM order_transitions WHERE event = 'request-refund' AND actor = 'staff:agent@example.com'`)).toBeGreaterThan(0);
   });
 
   it("finds an order by its payment transaction id, and the real callback arriving again is a duplicate", async () => {

@@ -247,6 +247,7 @@ interface TenantRow {
   player_prefix: string;
   players: number;
   currency: string;
+  refund_approval_amount: number;
   unpaid_us: number;
   dwell_created_us: number;
   dwell_paid_us: number;
@@ -260,8 +261,14 @@ interface TenantRow {
 
 /** Reads the thresholds from tenant_settings (they may have been edited), falling back to the spec. */
 async function tenantRows(client: pg.PoolClient, specs: readonly TenantSpec[], total: number): Promise<TenantRow[]> {
-  const { rows } = await client.query<{ tenant_id: string; unpaid_timeout_seconds: number; max_dwell_seconds: Record<string, number> }>(
-    `SELECT tenant_id, unpaid_timeout_seconds, max_dwell_seconds FROM tenant_settings WHERE tenant_id = ANY($1)`,
+  const { rows } = await client.query<{
+    tenant_id: string;
+    unpaid_timeout_seconds: number;
+    max_dwell_seconds: Record<string, number>;
+    refund_approval_amount: number;
+  }>(
+    `SELECT tenant_id, unpaid_timeout_seconds, max_dwell_seconds, refund_approval_amount FROM tenant_settings
+     WHERE tenant_id = ANY($1)`,
     [specs.map((s) => s.id)],
   );
   return specs.map((spec, index) => {
@@ -278,6 +285,7 @@ async function tenantRows(client: pg.PoolClient, specs: readonly TenantSpec[], t
       player_prefix: catalog.playerPrefix,
       players: Math.max(10, Math.ceil((total * catalog.share) / catalog.ordersPerPlayer)),
       currency: spec.currency,
+      refund_approval_amount: settings?.refund_approval_amount ?? spec.refundApprovalAmount,
       unpaid_us: unpaid * SECOND_US,
       dwell_created_us: dwell("created", unpaid),
       dwell_paid_us: dwell("paid", 300),
@@ -312,7 +320,7 @@ async function prepareSession(client: pg.PoolClient, seed: number, tenants: read
   await client.query(DROP_SESSION_OBJECTS);
   await client.query(`
     CREATE TEMP TABLE seed_tenants (t int PRIMARY KEY, tenant_id text, order_prefix text, player_prefix text,
-      players int, currency text, unpaid_us bigint, dwell_created_us bigint, dwell_paid_us bigint,
+      players int, currency text, refund_approval_amount int, unpaid_us bigint, dwell_created_us bigint, dwell_paid_us bigint,
       dwell_delivering_us bigint, dwell_refunding_us bigint, delivery_actor text, delivery_source text,
       delivery_key_prefix text, grant_prefix text);
     CREATE TEMP TABLE seed_products (t int, product int, code text, price int, pending_text text, pending_sku text,
@@ -484,7 +492,8 @@ function chunkStatements(history: HistoryProfile): ChunkStatements {
       WHEN 'begin-delivery' THEN 'delivery'
       WHEN 'confirm-delivery' THEN CASE WHEN z.repaired THEN 'ops' ELSE 'delivery' END
       WHEN 'close' THEN CASE WHEN z.close_via = 'job' THEN 'job' ELSE 'agent' END
-      WHEN 'request-refund' THEN CASE WHEN ${u("z.i", "40 + z.step")} < 0.4 THEN 'agent' ELSE 'channel' END
+      -- Above the tenant's approval amount an agent's request waits for a manager: keep those to the channels.
+      WHEN 'request-refund' THEN CASE WHEN ${u("z.i", "40 + z.step")} < 0.4 AND z.amount <= z.refund_approval_amount THEN 'agent' ELSE 'channel' END
       ELSE CASE WHEN ${u("z.i", "40 + z.step")} < 0.25 THEN 'ops' ELSE 'channel' END
     END`;
   const pick = (options: readonly string[], salt: string): string =>
@@ -518,8 +527,9 @@ function chunkStatements(history: HistoryProfile): ChunkStatements {
     FROM (
       SELECT z.*, ${who} AS who, 'form-' || left(md5(z.id || ':' || z.step), 16) AS form_key
       FROM (
-        SELECT p.id, p.i, p.channel, p.manual_pay, p.repaired, p.created_at, d.step, d.event, d.from_state, d.to_state,
-          d.cycle, tn.delivery_actor, tn.delivery_source, tn.delivery_key_prefix, tn.unpaid_us, sc.close_via,
+        SELECT p.id, p.i, p.channel, p.manual_pay, p.repaired, p.created_at, p.amount, d.step, d.event, d.from_state,
+          d.to_state, d.cycle, tn.delivery_actor, tn.delivery_source, tn.delivery_key_prefix, tn.unpaid_us,
+          tn.refund_approval_amount, sc.close_via,
           p.created_at + sum(${gapSql({ i: "p.i", step: "d.step", event: "d.event", manualPay: "p.manual_pay", repaired: "p.repaired", closeVia: "sc.close_via", unpaidUs: "tn.unpaid_us" })})
             OVER (PARTITION BY p.id ORDER BY d.step) * interval '1 microsecond' AS at
         FROM seed_plan p

@@ -2,10 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
-import { useRef, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
 import { triggerEvent, type TriggerEventOutcome } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { Dialog, TEXTAREA } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { CHANNEL_KEY_EVENTS, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
 import { isOrderState, type OrderEvent } from "@/lib/orders/machine";
@@ -45,7 +46,6 @@ function EventDialog({ tenant, orderNo, version, currency, event, onClose }: Eve
   const events = useTranslations("event");
   const states = useTranslations("state");
   const router = useRouter();
-  const dialog = useRef<HTMLDialogElement>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const [shown, setShown] = useState<Shown | null>(null);
   const [pending, startTransition] = useTransition();
@@ -74,58 +74,47 @@ function EventDialog({ tenant, orderNo, version, currency, event, onClose }: Eve
   const fieldError = (name: string) => (shown?.kind === "error" ? shown.error.fields?.[name]?.[0] : undefined);
 
   return (
-    <dialog
-      ref={(el) => {
-        dialog.current = el;
-        if (el && !el.open) el.showModal();
-      }}
+    <Dialog
       onClose={onClose}
-      aria-labelledby="event-dialog-title"
-      className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
-    >
-      <form action={submit} className="space-y-4 p-5">
-        <h2 id="event-dialog-title" className="text-lg font-semibold">
+      title={
+        <>
           {events(event)} <span className="font-mono text-sm text-slate-500">{event}</span>
-        </h2>
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <input type="hidden" name="expectedVersion" value={version} />
-        {channelKeyLabel ? (
-          <Field label={`${t("channelKey")}: ${channelKeyLabel}`} htmlFor="channelKey" error={fieldError("channelKey")}>
-            <Input id="channelKey" name="channelKey" required autoComplete="off" className="font-mono" />
+        </>
+      }
+    >
+      {(close) => (
+        <form action={submit} className="space-y-4">
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <input type="hidden" name="expectedVersion" value={version} />
+          {channelKeyLabel ? (
+            <Field label={`${t("channelKey")}: ${channelKeyLabel}`} htmlFor="channelKey" error={fieldError("channelKey")}>
+              <Input id="channelKey" name="channelKey" required autoComplete="off" className="font-mono" />
+            </Field>
+          ) : null}
+          {event === "pay" ? (
+            <Field label={t("amountPaid", { currency })} htmlFor="amount" error={fieldError("amount")}>
+              <Input id="amount" name="amount" inputMode="decimal" required autoComplete="off" />
+            </Field>
+          ) : null}
+          <Field label={t("reason")} htmlFor="reason" error={fieldError("reason")}>
+            <textarea id="reason" name="reason" required minLength={MIN_REASON_LENGTH} maxLength={500} rows={3} autoFocus className={TEXTAREA} />
           </Field>
-        ) : null}
-        {event === "pay" ? (
-          <Field label={t("amountPaid", { currency })} htmlFor="amount" error={fieldError("amount")}>
-            <Input id="amount" name="amount" inputMode="decimal" required autoComplete="off" />
-          </Field>
-        ) : null}
-        <Field label={t("reason")} htmlFor="reason" error={fieldError("reason")}>
-          <textarea
-            id="reason"
-            name="reason"
-            required
-            minLength={MIN_REASON_LENGTH}
-            maxLength={500}
-            rows={3}
-            autoFocus
-            className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-slate-900 focus:outline-none focus:ring-1 focus:ring-slate-900"
-          />
-        </Field>
 
-        {shown ? <Outcome shown={shown} stateLabel={(s) => (isOrderState(s) ? `${s} (${states(s)})` : s)} /> : null}
+          {shown ? <Outcome shown={shown} stateLabel={(s) => (isOrderState(s) ? `${s} (${states(s)})` : s)} /> : null}
 
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => dialog.current?.close()}>
-            {t("cancel")}
-          </Button>
-          {done ? null : (
-            <Button type="submit" disabled={pending} data-testid="confirm-event">
-              {pending ? t("working") : t("submit", { event: events(event) })}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={close}>
+              {t("cancel")}
             </Button>
-          )}
-        </div>
-      </form>
-    </dialog>
+            {done ? null : (
+              <Button type="submit" disabled={pending} data-testid="confirm-event">
+                {pending ? t("working") : t("submit", { event: events(event) })}
+              </Button>
+            )}
+          </div>
+        </form>
+      )}
+    </Dialog>
   );
 }
 

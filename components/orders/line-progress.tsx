@@ -1,7 +1,11 @@
+import type { ReactNode } from "react";
+import { useTranslations } from "next-intl";
 import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
 import { Time } from "@/components/ui/time";
 
-export function LineProgressList({ lines }: { lines: readonly OrderLineDetail[] }) {
+/** Each line's expected, granted and pending, a progress bar, and the line's ledger rows. */
+export function LineProgressList({ lines, actionFor }: { lines: readonly OrderLineDetail[]; actionFor?: (line: OrderLineDetail) => ReactNode }) {
+  const t = useTranslations("orderPage");
   return (
     <ul className="divide-y divide-slate-100">
       {lines.map((line) => {
@@ -12,9 +16,15 @@ export function LineProgressList({ lines }: { lines: readonly OrderLineDetail[] 
               <span>
                 <span className="font-mono">{line.sku}</span> <span className="text-slate-500">{line.kind}</span>
               </span>
-              <span className="tabular-nums">
-                expected {line.expected} · granted {line.granted} ·{" "}
-                <span className={line.pending > 0 ? "font-semibold text-amber-700" : ""}>pending {line.pending}</span>
+              <span className="flex items-center gap-2 tabular-nums">
+                <span>
+                  {t("expected")} {line.expected} · {t("granted")} {line.granted}
+                  {line.reversed > 0 ? ` · ${t("reversed")} ${line.reversed}` : ""} ·{" "}
+                  <span className={line.pending > 0 ? "font-semibold text-amber-700" : ""}>
+                    {t("pending")} {line.pending}
+                  </span>
+                </span>
+                {actionFor?.(line)}
               </span>
             </div>
             <div

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { EventActions } from "@/components/orders/event-actions";
+import { GrantLineButton } from "@/components/orders/grant-line-form";
+import { RepairDeliveryButton } from "@/components/orders/repair-delivery-button";
 import { LineProgressList } from "@/components/orders/line-progress";
 import { LiveOrder } from "@/components/orders/live-order";
 import { NextEvents } from "@/components/orders/next-events";
@@ -11,11 +13,12 @@ import { Timeline } from "@/components/orders/timeline";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { requireStaff } from "@/lib/auth/page";
-import { CONSOLE_EVENTS } from "@/lib/auth/permissions";
+import { can, CONSOLE_EVENTS } from "@/lib/auth/permissions";
 import { inScope } from "@/lib/auth/scope";
 import { audit } from "@/lib/audit/record";
 import { actorOf } from "@/lib/auth/staff";
 import { formatMoney } from "@/lib/format";
+import { GRANTABLE_STATES } from "@/lib/orders/grants";
 import { availableEvents } from "@/lib/orders/machine";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 
@@ -42,6 +45,8 @@ export default async function OrderPage({ params }: Props) {
 
   const whitelist = CONSOLE_EVENTS[staff.role];
   const actions = availableEvents(order.state).flatMap((e) => (e.allowed && whitelist.includes(e.event) ? [e.event] : []));
+  // Compensating grants and repair: ops and up, only while grants are possible at all.
+  const canRepair = can(staff.role, "orders:grant") && GRANTABLE_STATES.includes(order.state);
   const refundFrom = order.state === "refunding" ? (detail.transitions.find((tr) => tr.event === "request-refund")?.from ?? null) : null;
 
   return (
@@ -72,8 +77,11 @@ export default async function OrderPage({ params }: Props) {
         </dl>
         <div className="mt-4 border-t border-slate-100 pt-4">
           <h2 className="mb-2 text-sm font-semibold">{t("actions")}</h2>
-          {actions.length > 0 ? (
-            <EventActions tenant={tenant} orderNo={orderNo} version={order.version} currency={order.currency} events={actions} />
+          {actions.length > 0 || canRepair ? (
+            <div className="flex flex-wrap gap-2">
+              <EventActions tenant={tenant} orderNo={orderNo} version={order.version} currency={order.currency} events={actions} />
+              {canRepair ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} /> : null}
+            </div>
           ) : (
             <p className="text-sm text-slate-500">{t("noActions")}</p>
           )}
@@ -108,7 +116,10 @@ export default async function OrderPage({ params }: Props) {
 
       <section className="rounded-lg border border-slate-200 bg-white p-5">
         <h2 className="font-semibold">{t("lines")}</h2>
-        <LineProgressList lines={detail.lines} />
+        <LineProgressList
+          lines={detail.lines}
+          actionFor={(line) => (canRepair && line.pending > 0 ? <GrantLineButton tenant={tenant} orderNo={orderNo} sku={line.sku} pending={line.pending} /> : null)}
+        />
       </section>
 
       <section className="rounded-lg border border-slate-200 bg-white p-5">

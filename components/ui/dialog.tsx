@@ -1,0 +1,33 @@
+"use client";
+
+import { useId, useRef, type ReactNode } from "react";
+
+/**
+ * A modal on the native <dialog>: focus is trapped, Escape closes it, the page behind is inert.
+ * Mount it to open it; `onClose` runs however it closes. `close` is handed to the children.
+ */
+export function Dialog({ title, onClose, children }: { title: ReactNode; onClose: () => void; children: (close: () => void) => ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  return (
+    <dialog
+      ref={(el) => {
+        ref.current = el;
+        if (el && !el.open) el.showModal();
+      }}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+    >
+      <div className="space-y-4 p-5">
+        <h2 id={titleId} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {children(() => ref.current?.close())}
+      </div>
+    </dialog>
+  );
+}
+
+export const TEXTAREA =
+  "w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-slate-900 focus:outline-none focus:ring-1 focus:ring-slate-900";

@@ -5,12 +5,17 @@ import { LocaleSwitcher } from "@/components/i18n/locale-switcher";
 import { can, type Permission } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/staff";
 
-type NavKey = "overview" | "orders" | "queues" | "audit" | "settings" | "staff" | "apiKeys";
+type NavKey = "overview" | "orders" | "queues" | "dashboard" | "bulk" | "approvals" | "audit" | "settings" | "staff" | "apiKeys";
 
 const NAV: readonly { href: string; key: NavKey; permission: Permission }[] = [
   { href: "/", key: "overview", permission: "orders:view" },
   { href: "/orders", key: "orders", permission: "orders:view" },
   { href: "/queues", key: "queues", permission: "orders:view" },
+  { href: "/dashboard", key: "dashboard", permission: "orders:view" },
+  { href: "/bulk", key: "bulk", permission: "orders:bulk" },
+  { href: "/approvals", key: "approvals", permission: "refunds:approve" },
+  { href: "/audit", key: "audit", permission: "audit:view" },
+  { href: "/settings", key: "settings", permission: "settings:edit" },
   { href: "/admin/users", key: "staff", permission: "users:manage" },
 ];
 

@@ -70,7 +70,7 @@ function EventDialog({ tenant, orderNo, version, currency, event, onClose }: Eve
     });
   }
 
-  const done = shown?.kind === "outcome" && (shown.outcome.result === "applied" || shown.outcome.result === "duplicate");
+  const done = shown?.kind === "outcome" && ["applied", "duplicate", "approval-requested", "approval-pending"].includes(shown.outcome.result);
   const fieldError = (name: string) => (shown?.kind === "error" ? shown.error.fields?.[name]?.[0] : undefined);
 
   return (
@@ -127,6 +127,10 @@ function Outcome({ shown, stateLabel }: { shown: Shown; stateLabel: (state: stri
       return <Alert tone="success">{t("applied", { state: stateLabel(o.state), version: o.version })}</Alert>;
     case "duplicate":
       return <Alert tone="info">{t("duplicate", { state: stateLabel(o.state) })}</Alert>;
+    case "approval-requested":
+      return <Alert tone="success">{t("approvalRequested")}</Alert>;
+    case "approval-pending":
+      return <Alert tone="info">{t("approvalPending")}</Alert>;
     case "illegal":
       return <Alert tone="error">{t("illegal", { reason: o.reason })}</Alert>;
     case "rejected":

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { refundNeedsApproval, requestRefundApproval } from "@/lib/approvals/refund-approvals";
 import { defineAction } from "@/lib/auth/action";
 import { canTrigger } from "@/lib/auth/permissions";
 import { requireTenantScope } from "@/lib/auth/scope";
@@ -34,6 +35,7 @@ const input = z
 
 export type TriggerEventOutcome =
   | { readonly result: "applied" | "duplicate"; readonly state: string; readonly version: number }
+  | { readonly result: "approval-requested" | "approval-pending" }
   | { readonly result: "illegal" | "rejected"; readonly reason: string }
   | { readonly result: "stale"; readonly reason: string; readonly since: readonly TransitionRecord[] };
 
@@ -43,6 +45,12 @@ export const triggerEvent = defineAction({ name: "orders.trigger-event", permiss
   if (!canTrigger(staff.role, v.event)) throw new AppError("forbidden", `Your role may not trigger ${v.event} from the console.`);
   const orderId = await findOrderId(v.tenant, v.orderNo);
   if (orderId === null) throw new AppError("not-found", `No order ${v.orderNo}.`);
+
+  // Above the tenant's approval amount a refund needs a second person: file the request instead.
+  if (v.event === "request-refund" && (await refundNeedsApproval(orderId))) {
+    const request = await requestRefundApproval({ tenantId: v.tenant, orderId, requestedBy: actor, reason: v.reason, requestKey: v.idempotencyKey });
+    return { result: request.result === "already-pending" ? "approval-pending" : "approval-requested" } satisfies TriggerEventOutcome;
+  }
 
   const result = await transit({
     orderId,

@@ -1,0 +1,58 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { ApprovalDecision } from "@/components/approvals/approval-decision";
+import { Time } from "@/components/ui/time";
+import { listPendingApprovals } from "@/lib/approvals/refund-approvals";
+import { requireStaff } from "@/lib/auth/page";
+import { actorOf } from "@/lib/auth/staff";
+import { formatMoney } from "@/lib/format";
+
+export const metadata: Metadata = { title: "Refund approvals" };
+
+export default async function ApprovalsPage() {
+  const staff = await requireStaff("refunds:approve");
+  const t = await getTranslations("approvals");
+  const pending = await listPendingApprovals(staff.tenantIds);
+  const me = actorOf(staff);
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">{t("title")}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t("intro")}</p>
+      </div>
+      {pending.length === 0 ? (
+        <p className="rounded border border-dashed border-slate-300 p-6 text-sm text-slate-600">{t("empty")}</p>
+      ) : (
+        <ul className="space-y-3">
+          {pending.map((a) => (
+            <li key={a.id} className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 md:grid-cols-2" data-testid={`approval-${a.orderNo}`}>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                <dt className="text-slate-500">{t("order")}</dt>
+                <dd>
+                  <Link className="font-mono underline" href={`/orders/${a.tenantId}/${encodeURIComponent(a.orderNo)}`}>
+                    {a.orderNo}
+                  </Link>{" "}
+                  <span className="font-mono text-xs text-slate-500">
+                    {a.tenantId} · {a.state}
+                  </span>
+                </dd>
+                <dt className="text-slate-500">{t("amount")}</dt>
+                <dd>{formatMoney(a.amount, a.currency)}</dd>
+                <dt className="text-slate-500">{t("requestedBy")}</dt>
+                <dd>{a.requestedBy}</dd>
+                <dt className="text-slate-500">{t("reason")}</dt>
+                <dd>{a.reason}</dd>
+                <dt className="text-slate-500">{t("age")}</dt>
+                <dd>
+                  <Time value={a.createdAt} />
+                </dd>
+              </dl>
+              {a.requestedBy === me ? <p className="text-sm text-slate-600">{t("own")}</p> : <ApprovalDecision id={a.id} />}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

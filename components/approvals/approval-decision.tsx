@@ -1,0 +1,52 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { decideApproval } from "@/app/(console)/approvals/actions/decide-approval";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TEXTAREA } from "@/components/ui/dialog";
+import { MIN_REASON_LENGTH } from "@/lib/orders/console-event";
+
+export function ApprovalDecision({ id }: { id: number }) {
+  const t = useTranslations("approvals");
+  const router = useRouter();
+  const [reason, setReason] = useState("");
+  const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [busy, startTransition] = useTransition();
+
+  function decide(approve: boolean) {
+    startTransition(async () => {
+      const result = await decideApproval({ id, approve, reason });
+      if (!result.ok) return setMessage({ tone: "error", text: result.error.fields?.reason?.[0] ?? result.error.message });
+      const d = result.data;
+      setMessage(
+        d.result === "approved"
+          ? { tone: "success", text: t("approved") }
+          : d.result === "rejected"
+            ? { tone: "success", text: t("rejected") }
+            : { tone: "error", text: t("notApplied", { reason: d.reason }) },
+      );
+      router.refresh();
+    });
+  }
+
+  return (
+    <div className="space-y-2">
+      <label htmlFor={`decision-${id}`} className="block text-xs font-medium text-slate-600">
+        {t("decisionReason")}
+      </label>
+      <textarea id={`decision-${id}`} rows={2} minLength={MIN_REASON_LENGTH} value={reason} onChange={(e) => setReason(e.target.value)} className={TEXTAREA} />
+      <div className="flex gap-2">
+        <Button disabled={busy} onClick={() => decide(true)}>
+          {t("approve")}
+        </Button>
+        <Button variant="secondary" disabled={busy} onClick={() => decide(false)}>
+          {t("reject")}
+        </Button>
+      </div>
+      {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+    </div>
+  );
+}

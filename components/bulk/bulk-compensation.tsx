@@ -1,0 +1,188 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useState, useTransition } from "react";
+import { previewBulk } from "@/app/(console)/bulk/actions/preview-bulk";
+import { runBulkChunk } from "@/app/(console)/bulk/actions/run-bulk-chunk";
+import { startBulk } from "@/app/(console)/bulk/actions/start-bulk";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TEXTAREA } from "@/components/ui/dialog";
+import { Field, Select } from "@/components/ui/field";
+import type { BatchSummary, ItemRow, PreviewRow } from "@/lib/bulk/batches";
+import { MIN_REASON_LENGTH } from "@/lib/orders/console-event";
+
+interface Preview {
+  readonly batchId: string;
+  readonly tenant: string;
+  readonly rows: readonly PreviewRow[];
+  readonly duplicates: number;
+}
+
+export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
+  const t = useTranslations("bulk");
+  const [text, setText] = useState("");
+  const [tenant, setTenant] = useState(tenants[0] ?? "");
+  const [reason, setReason] = useState("");
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [summary, setSummary] = useState<BatchSummary | null>(null);
+  const [items, setItems] = useState<readonly ItemRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, startTransition] = useTransition();
+
+  function runPreview() {
+    setError(null);
+    setSummary(null);
+    setItems(null);
+    startTransition(async () => {
+      const result = await previewBulk({ tenant, text });
+      if (result.ok) setPreview({ ...result.data, tenant });
+      else setError(result.error.message);
+    });
+  }
+
+  function apply() {
+    if (!preview) return;
+    setError(null);
+    startTransition(async () => {
+      const started = await startBulk({ batchId: preview.batchId, tenant: preview.tenant, orderNos: preview.rows.map((r) => r.orderNo), reason });
+      if (!started.ok) return setError(started.error.fields?.reason?.[0] ?? started.error.message);
+      setSummary(started.data);
+      // Work through the batch a chunk at a time, showing progress; another person running the same
+      // batch simply takes other chunks.
+      for (;;) {
+        const chunk = await runBulkChunk({ batchId: preview.batchId });
+        if (!chunk.ok) return setError(chunk.error.message);
+        setSummary(chunk.data.summary);
+        if (chunk.data.handled === 0) break;
+      }
+      const response = await fetch(`/api/console/bulk/${preview.batchId}`);
+      if (response.ok) setItems(((await response.json()) as { items: ItemRow[] }).items);
+    });
+  }
+
+  const willApply = preview?.rows.filter((r) => r.willApply).length ?? 0;
+  const handled = summary ? summary.total - summary.counts.pending : 0;
+  const finished = summary !== null && summary.counts.pending === 0 && items !== null;
+
+  return (
+    <div className="space-y-6">
+      <section className="space-y-4 rounded-lg border border-slate-200 bg-white p-5">
+        <Field label={t("tenant")} htmlFor="bulk-tenant">
+          <Select id="bulk-tenant" value={tenant} onChange={(e) => setTenant(e.target.value)} className="max-w-xs">
+            {tenants.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label={t("orders")} htmlFor="bulk-orders">
+          <textarea id="bulk-orders" rows={6} value={text} onChange={(e) => setText(e.target.value)} className={`${TEXTAREA} font-mono`} />
+        </Field>
+        <label className="block text-sm text-slate-700">
+          {t("upload")}{" "}
+          <input
+            type="file"
+            accept=".csv,text/csv,text/plain"
+            className="text-sm"
+            onChange={async (e) => {
+              const file = e.target.files?.[0];
+              if (file) setText(await file.text());
+            }}
+          />
+        </label>
+        <Button onClick={runPreview} disabled={busy || text.trim() === ""}>
+          {busy && !preview ? t("previewing") : t("preview")}
+        </Button>
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        {!preview && !error ? <p className="text-sm text-slate-500">{t("empty")}</p> : null}
+      </section>
+
+      {preview ? (
+        <section className="space-y-4 rounded-lg border border-slate-200 bg-white p-5">
+          <h2 className="font-semibold">{t("batch", { id: preview.batchId })}</h2>
+          <p className="text-sm">
+            {t("previewSummary", { total: preview.rows.length, apply: willApply, skip: preview.rows.length - willApply })}{" "}
+            {preview.duplicates > 0 ? t("duplicates", { count: preview.duplicates }) : null}
+          </p>
+          <div className="max-h-80 overflow-auto">
+            <table className="w-full text-sm">
+              <thead className="sticky top-0 bg-white text-left text-slate-500">
+                <tr>
+                  <th className="font-medium">{t("colOrder")}</th>
+                  <th className="font-medium">{t("colState")}</th>
+                  <th className="font-medium">{t("colPlan")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((r) => (
+                  <tr key={r.orderNo} className={r.willApply ? "" : "text-slate-500"}>
+                    <td className="font-mono">{r.orderNo}</td>
+                    <td className="font-mono">{r.state ?? "—"}</td>
+                    <td>{r.plan}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Field label={t("reason")} htmlFor="bulk-reason">
+            <textarea id="bulk-reason" rows={2} minLength={MIN_REASON_LENGTH} value={reason} onChange={(e) => setReason(e.target.value)} className={TEXTAREA} />
+          </Field>
+          <Button onClick={apply} disabled={busy || willApply === 0}>
+            {busy ? t("applying") : finished && summary.counts.failed > 0 ? t("retry") : t("apply")}
+          </Button>
+          {summary ? (
+            <div>
+              <div
+                className="h-3 overflow-hidden rounded bg-slate-100"
+                role="progressbar"
+                aria-valuemin={0}
+                aria-valuemax={summary.total}
+                aria-valuenow={handled}
+                aria-label={t("progress", { done: handled, total: summary.total })}
+              >
+                <div className="h-full bg-emerald-500 transition-all" style={{ width: `${summary.total ? (handled / summary.total) * 100 : 0}%` }} />
+              </div>
+              <p className="mt-1 text-sm text-slate-600">{t("progress", { done: handled, total: summary.total })}</p>
+            </div>
+          ) : null}
+        </section>
+      ) : null}
+
+      {finished && preview ? (
+        <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-5" data-testid="bulk-results">
+          <Alert tone={summary.counts.failed > 0 ? "error" : "success"}>
+            {t("done", {
+              applied: summary.counts.applied,
+              nothing: summary.counts["nothing-to-do"],
+              refused: summary.counts.refused,
+              failed: summary.counts.failed,
+            })}
+          </Alert>
+          <a className="text-sm underline" href={`/api/console/bulk/${preview.batchId}?format=csv`}>
+            {t("download")}
+          </a>
+          <table className="w-full text-sm">
+            <thead className="text-left text-slate-500">
+              <tr>
+                <th className="font-medium">{t("colOrder")}</th>
+                <th className="font-medium">{t("colStatus")}</th>
+                <th className="font-medium">{t("colDetail")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.orderNo}>
+                  <td className="font-mono">{i.orderNo}</td>
+                  <td>{i.status}</td>
+                  <td className="text-xs">{i.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+    </div>
+  );
+}

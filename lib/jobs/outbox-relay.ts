@@ -1,0 +1,201 @@
+import "server-only";
+import type pg from "pg";
+import { getPool } from "@/lib/db/pool";
+import { logger } from "@/lib/log";
+import { backoffMs } from "./backoff";
+import { runConcurrently } from "./run-concurrently";
+import { MESSAGE_ID_HEADER, TOPIC_HEADER } from "./signature";
+import { postSigned } from "./signed-post";
+
+/** Attempts before a message is `dead` (then ops retry it from the console). ~4 h of trying. */
+export const MAX_ATTEMPTS = 15;
+
+/**
+ * A tenant without a webhook URL has asked for no notifications. Its messages are marked
+ * `delivered` with this note instead of being kept pending (they would be claimed again on every
+ * run, forever, ahead of deliverable ones) or made `dead` (the console's dead list is for failures
+ * ops should act on, and would fill with every order event of such a tenant). The row stays as the
+ * record of what happened; setting a URL later does not replay the past.
+ */
+export const NO_WEBHOOK = "no webhook configured";
+
+export interface RelayOptions {
+  readonly batchSize?: number;
+  readonly fetch?: typeof globalThis.fetch;
+  /** The relay's clock. Default: the database's now(). */
+  readonly now?: Date;
+  /** How long a claim lasts: a worker that crashes mid-batch frees its messages after this. */
+  readonly leaseMs?: number;
+  /** Per-request timeout. Keep well under leaseMs. */
+  readonly timeoutMs?: number;
+  readonly maxAttempts?: number;
+  /** Requests in flight per batch. */
+  readonly concurrency?: number;
+  /** For the backoff's jitter (tests pass a constant). */
+  readonly random?: () => number;
+  readonly pool?: pg.Pool;
+}
+
+export interface RelayReport {
+  readonly claimed: number;
+  readonly delivered: number;
+  /** Failed, scheduled again with backoff. */
+  readonly retrying: number;
+  /** Failed for the last allowed time. */
+  readonly dead: number;
+  /** Marked delivered because the tenant has no webhook (see NO_WEBHOOK). */
+  readonly unconfigured: number;
+}
+
+export interface ClaimedMessage {
+  readonly id: number;
+  readonly tenantId: string;
+  readonly topic: string;
+  readonly payload: unknown;
+  readonly attempts: number;
+  readonly webhookUrl: string | null;
+  readonly signingSecret: string | null;
+  /** The next_attempt_at this claim wrote: the fencing token for settling it. */
+  readonly leaseUntil: Date;
+}
+
+const log = logger.child({ job: "outbox-relay" });
+
+/**
+ * Claims due pending messages (oldest due first) and pushes their next_attempt_at to the end of a
+ * lease, in one statement. The lease is the claim: other relays skip the locked rows while the
+ * statement runs and then no longer see them as due, so no message is sent by two relays at once;
+ * a relay that dies leaves its messages to come due again when the lease ends.
+ */
+export async function claimOutboxBatch(
+  pool: pg.Pool,
+  options: { readonly batchSize: number; readonly leaseMs: number; readonly now?: Date },
+): Promise<ClaimedMessage[]> {
+  const { rows } = await pool.query<ClaimedMessage>(
+    `WITH due AS (
+       SELECT id FROM outbox_messages
+       WHERE status = 'pending' AND next_attempt_at <= COALESCE($1::timestamptz, now())
+       ORDER BY next_attempt_at, id
+       LIMIT $2
+       FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE outbox_messages m
+       SET next_attempt_at = date_trunc('milliseconds', COALESCE($1::timestamptz, now()) + $3 * interval '1 millisecond')
+       FROM due WHERE m.id = due.id
+       RETURNING m.id, m.tenant_id, m.topic, m.payload, m.attempts, m.next_attempt_at
+     )
+     SELECT c.id, c.tenant_id AS "tenantId", c.topic, c.payload, c.attempts, c.next_attempt_at AS "leaseUntil",
+            s.webhook_url AS "webhookUrl", s.signing_secret AS "signingSecret"
+     FROM claimed c LEFT JOIN tenant_settings s ON s.tenant_id = c.tenant_id
+     ORDER BY c.id`,
+    [options.now ?? null, options.batchSize, options.leaseMs],
+  );
+  return rows;
+}
+
+type Status = "delivered" | "pending" | "dead";
+
+interface Settlement {
+  readonly id: number;
+  readonly status: Status;
+  /** 1 when a request was made, 0 when none was (no webhook). */
+  readonly tried: number;
+  readonly error: string | null;
+  /** For `pending`: when to try again, from now. */
+  readonly retryInMs: number | null;
+  readonly leaseUntil: Date;
+}
+
+/**
+ * One batch: claim, POST each message to its tenant's webhook, record the outcomes. Returns what
+ * happened; a caller that wants to drain the outbox calls again while `claimed` equals the batch size.
+ *
+ * Delivery is at least once: a relay that dies after a POST but before recording it sends that
+ * message again after the lease. The x-orderops-message-id header is the outbox id, unique and the
+ * same on every attempt, for receivers to deduplicate. There is no ordering promise between
+ * messages (retries and parallel requests reorder them); payloads carry the order's version.
+ */
+export async function relayOutbox(options: RelayOptions = {}): Promise<RelayReport> {
+  const pool = options.pool ?? getPool();
+  const fetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+  const random = options.random ?? Math.random;
+
+  const claimed = await claimOutboxBatch(pool, {
+    batchSize: options.batchSize ?? 100,
+    leaseMs: options.leaseMs ?? Math.max(60_000, 3 * timeoutMs),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const settlements: Settlement[] = [];
+  await runConcurrently(claimed, options.concurrency ?? 16, async (message) => {
+    if (!message.webhookUrl || !message.signingSecret) {
+      settlements.push({ id: message.id, status: "delivered", tried: 0, error: NO_WEBHOOK, retryInMs: null, leaseUntil: message.leaseUntil });
+      return;
+    }
+    const sent = await postSigned({
+      fetch,
+      url: message.webhookUrl,
+      secret: message.signingSecret,
+      body: JSON.stringify(message.payload),
+      headers: { [MESSAGE_ID_HEADER]: String(message.id), [TOPIC_HEADER]: message.topic },
+      timeoutMs,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    if (sent.ok) {
+      settlements.push({ id: message.id, status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil });
+      return;
+    }
+    const failures = message.attempts + 1;
+    const dead = failures >= maxAttempts;
+    settlements.push({
+      id: message.id,
+      status: dead ? "dead" : "pending",
+      tried: 1,
+      error: sent.error,
+      retryInMs: dead ? null : backoffMs(failures, random),
+      leaseUntil: message.leaseUntil,
+    });
+    if (dead) log.warn({ messageId: message.id, tenantId: message.tenantId, attempts: failures, error: sent.error }, "webhook message is dead");
+  });
+
+  await settle(pool, settlements, options.now);
+  const count = (predicate: (s: Settlement) => boolean) => settlements.filter(predicate).length;
+  return {
+    claimed: claimed.length,
+    delivered: count((s) => s.status === "delivered" && s.tried === 1),
+    retrying: count((s) => s.status === "pending"),
+    dead: count((s) => s.status === "dead"),
+    unconfigured: count((s) => s.status === "delivered" && s.tried === 0),
+  };
+}
+
+/**
+ * Records a batch's outcomes in one statement. `attempts` counts requests made, successful or not.
+ * The lease is the fence: if this relay overran its lease and another claimed the message since,
+ * next_attempt_at no longer matches and this relay's stale outcome is dropped.
+ */
+async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Date | undefined): Promise<void> {
+  if (settlements.length === 0) return;
+  await pool.query(
+    `UPDATE outbox_messages m SET
+       status = x.status,
+       attempts = m.attempts + x.tried,
+       last_error = x.error,
+       next_attempt_at = CASE WHEN x.retry_in_ms IS NULL THEN m.next_attempt_at
+                              ELSE COALESCE($7::timestamptz, now()) + x.retry_in_ms * interval '1 millisecond' END,
+       delivered_at = CASE WHEN x.status = 'delivered' THEN COALESCE($7::timestamptz, now()) END
+     FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::timestamptz[])
+       AS x(id, status, tried, error, retry_in_ms, lease_until)
+     WHERE m.id = x.id AND m.status = 'pending' AND m.next_attempt_at = x.lease_until`,
+    [
+      settlements.map((s) => s.id),
+      settlements.map((s) => s.status),
+      settlements.map((s) => s.tried),
+      settlements.map((s) => s.error),
+      settlements.map((s) => s.retryInMs),
+      settlements.map((s) => s.leaseUntil),
+      now ?? null,
+    ],
+  );
+}

@@ -1,0 +1,59 @@
+import { signBody, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./signature";
+
+export interface SignedPostInput {
+  readonly fetch: typeof globalThis.fetch;
+  readonly url: string;
+  readonly secret: string;
+  /** The exact bytes sent and signed. */
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly now?: Date;
+  readonly timeoutMs: number;
+}
+
+export type SignedPostResult =
+  | { readonly ok: true; readonly status: number }
+  | { readonly ok: false; readonly status: number | null; readonly error: string };
+
+const ERROR_BODY_CHARS = 200;
+
+/**
+ * POSTs a signed JSON body. Never throws: a refused, failed or timed-out call is a result the caller
+ * records (and retries later). Redirects are not followed: a signed body goes only where the tenant
+ * configured, and a 3xx counts as a failure.
+ */
+export async function postSigned(input: SignedPostInput): Promise<SignedPostResult> {
+  const timestamp = String(Math.floor((input.now ?? new Date()).getTime() / 1000));
+  try {
+    const response = await input.fetch(input.url, {
+      method: "POST",
+      headers: {
+        ...input.headers,
+        "content-type": "application/json",
+        [TIMESTAMP_HEADER]: timestamp,
+        [SIGNATURE_HEADER]: signBody(input.secret, timestamp, input.body),
+      },
+      body: input.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(input.timeoutMs),
+    });
+    // Read the answer to its end even when unused: a cancelled body closes the kept-alive
+    // connection, and every next call would pay for a new one.
+    const text = await response.text().catch(() => "");
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    const snippet = text.slice(0, ERROR_BODY_CHARS).trim();
+    return { ok: false, status: response.status, error: `HTTP ${response.status}${snippet ? `: ${snippet}` : ""}` };
+  } catch (error) {
+    return { ok: false, status: null, error: describeFailure(error, input.timeoutMs) };
+  }
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error) {
+    if (error.name === "TimeoutError") return `timed out after ${timeoutMs} ms`;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const detail = cause?.code ?? cause?.message;
+    return detail ? `${error.message} (${detail})` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,133 @@
+import "server-only";
+import type pg from "pg";
+import { getPool } from "@/lib/db/pool";
+import { logger } from "@/lib/log";
+import { assertNever } from "@/lib/orders/machine";
+import { transit, type TransitOutcome } from "@/lib/orders/transit";
+import { CLAIM_CLASS, withClaimer } from "./claim";
+import { runConcurrently } from "./run-concurrently";
+
+export interface TimeoutCloseOptions {
+  /** The job's clock. Default: now. */
+  readonly now?: Date;
+  /** Orders claimed per round trip. Each is one advisory lock held until the batch is done. */
+  readonly batchSize?: number;
+  /** The lower age bound: a job restarted after months must not close years of leftovers. */
+  readonly maxAgeDays?: number;
+  /** transit() calls in flight per batch. Keep below the pool size (the claim holds one more). */
+  readonly concurrency?: number;
+  readonly signal?: AbortSignal;
+  readonly pool?: pg.Pool;
+}
+
+export interface TimeoutCloseReport {
+  /** transit applied the close. */
+  readonly closed: number;
+  /** The order moved (a payment landed) between the scan and the lock: the payment won. */
+  readonly stale: number;
+  readonly illegal: number;
+  readonly duplicate: number;
+  readonly rejected: number;
+  readonly notFound: number;
+  /** transit threw (database trouble); the order is still `created` and comes back next run. */
+  readonly failed: number;
+  /** Candidates another worker had claimed, or that moved before this worker's lock. */
+  readonly skipped: number;
+}
+
+type Counts = { -readonly [K in keyof TimeoutCloseReport]: number };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const log = logger.child({ job: "timeout-close" });
+
+/**
+ * Closes `created` orders older than their tenant's unpaid timeout and younger than the lower bound.
+ * Per tenant, a keyset scan by id over the (tenant_id, state, id, created_at) index: the first three
+ * columns give equality, cursor and order; created_at is filtered inside the index. Each close is a
+ * transit(close) with expectedState `created`, so a payment that committed first makes it `stale`.
+ *
+ * Several workers may run this at once: each claims its batch (see claim.ts) and skips what another
+ * holds, so the orders are split between them and no close is attempted twice.
+ */
+export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Promise<TimeoutCloseReport> {
+  const pool = options.pool ?? getPool();
+  const now = options.now ?? new Date();
+  const batchSize = options.batchSize ?? 200;
+  const maxAgeDays = options.maxAgeDays ?? 30;
+  const concurrency = options.concurrency ?? 8;
+  const counts: Counts = { closed: 0, stale: 0, illegal: 0, duplicate: 0, rejected: 0, notFound: 0, failed: 0, skipped: 0 };
+
+  const { rows: tenants } = await pool.query<{ tenantId: string; timeoutSeconds: number }>(
+    `SELECT tenant_id AS "tenantId", unpaid_timeout_seconds AS "timeoutSeconds" FROM tenant_settings ORDER BY tenant_id`,
+  );
+
+  await withClaimer(pool, CLAIM_CLASS.timeoutClose, async (claimer) => {
+    for (const tenant of tenants) {
+      const createdBefore = new Date(now.getTime() - tenant.timeoutSeconds * 1000);
+      const createdAfter = new Date(now.getTime() - maxAgeDays * DAY_MS);
+      if (createdBefore <= createdAfter) continue;
+
+      let cursor = 0;
+      while (!options.signal?.aborted) {
+        const { rows: candidates } = await claimer.client.query<{ id: number }>(
+          `SELECT id FROM orders
+           WHERE tenant_id = $1 AND state = 'created' AND id > $2 AND created_at < $3 AND created_at > $4
+           ORDER BY id LIMIT $5`,
+          [tenant.tenantId, cursor, createdBefore, createdAfter, batchSize],
+        );
+        if (candidates.length === 0) break;
+        cursor = candidates.at(-1)!.id;
+
+        const locked = await claimer.tryLock(candidates.map((c) => c.id));
+        // Re-read after locking: a worker that held one of these closed it before letting go.
+        const { rows: mine } = locked.length
+          ? await claimer.client.query<{ id: number }>(
+              `SELECT id FROM orders WHERE id = ANY($1::bigint[]) AND state = 'created' ORDER BY id`,
+              [locked],
+            )
+          : { rows: [] };
+        counts.skipped += candidates.length - mine.length;
+
+        await runConcurrently(mine, concurrency, async ({ id }) => {
+          try {
+            const result = await transit(
+              {
+                orderId: id,
+                event: "close",
+                bizKey: "timeout",
+                expectedState: "created",
+                actor: "system:timeout-close",
+                source: "job",
+                reason: `unpaid for more than ${tenant.timeoutSeconds} s`,
+              },
+              pool,
+            );
+            counts[countKey(result.result)]++;
+          } catch (error) {
+            counts.failed++;
+            log.error({ err: error, orderId: id, tenantId: tenant.tenantId }, "timeout close failed; retried next run");
+          }
+        });
+        await claimer.unlockAll();
+        if (candidates.length < batchSize) break;
+      }
+    }
+  });
+  return counts;
+}
+
+function countKey(outcome: TransitOutcome): keyof Counts {
+  switch (outcome) {
+    case "applied":
+      return "closed";
+    case "not-found":
+      return "notFound";
+    case "duplicate":
+    case "illegal":
+    case "stale":
+    case "rejected":
+      return outcome;
+    default:
+      return assertNever(outcome);
+  }
+}

@@ -1,0 +1,50 @@
+// `npm run worker`: the background worker process (timeout close, delivery coordinator, outbox
+// relay). Several may run at once. Without DATABASE_URL it joins the embedded database of a running
+// `npm start`. SIGINT/SIGTERM stop it after the batches in hand; a second signal exits at once.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { DATA_DIR, openEmbedded } from "@/lib/db/embedded";
+import { closePool } from "@/lib/db/pool";
+import { logger } from "@/lib/log";
+import { runWorker } from "./worker";
+
+const log = logger.child({ component: "worker" });
+
+const NO_DATABASE = "no running `npm start` serves the embedded database in .data/: start it first, or set DATABASE_URL";
+
+async function main(): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    // Only join: a worker serving the embedded database itself would lock `npm start` out of it
+    // (and would create an empty one where there was none).
+    if (!existsSync(path.join(DATA_DIR, "embedded.json"))) throw new Error(NO_DATABASE);
+    const embedded = await openEmbedded();
+    if (embedded.owned) {
+      await embedded.stop();
+      throw new Error(NO_DATABASE);
+    }
+    process.env.DATABASE_URL = embedded.url;
+  }
+  // Each job's claim holds a connection while its transit() calls take others.
+  process.env.DATABASE_POOL_SIZE ??= "20";
+
+  const controller = new AbortController();
+  const stop = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      log.warn({ signal }, "second signal: exiting now");
+      process.exit(130);
+    }
+    log.info({ signal }, "stopping after the batches in hand");
+    controller.abort();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+
+  await runWorker({ signal: controller.signal, intervalMs: Number(process.env.WORKER_INTERVAL_MS ?? 1000) });
+  await closePool();
+}
+
+main().catch((error: unknown) => {
+  log.fatal({ err: error }, "worker failed");
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -10,6 +10,7 @@ import { migrate } from "@/lib/db/migrate";
 import { closePool, getPool } from "@/lib/db/pool";
 import { logger } from "@/lib/log";
 import { seedDemo } from "@/lib/seed/demo";
+import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 
 const dev = process.argv.includes("--dev");
 const port = process.env.PORT ?? "3000";
@@ -33,7 +34,9 @@ async function main(): Promise<void> {
   if (embedded && (await isEmpty())) {
     log.info("empty embedded database: seeding demo data");
     const report = await seedDemo(getPool(), { orders: Number(process.env.DEMO_ORDERS ?? 3000) });
-    log.info({ report }, "demo data seeded");
+    log.info({ orders: report.rows.orders, elapsedMs: report.elapsedMs }, "demo data seeded");
+    // Shown on the terminal on purpose: the newcomer needs these to sign in.
+    process.stdout.write(`${formatDemoStaff(await seedDemoStaff(getPool())).join("\n")}\n`);
   }
   await closePool();
   process.env.NEXTAUTH_SECRET ??= await installationSecret();

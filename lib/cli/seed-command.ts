@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { HISTORY_PROFILES, type HistoryProfile } from "@/lib/seed/demo-catalog";
 import { DEFAULT_SEED, SEEDED_TABLES, seedDemo, type SeedReport } from "@/lib/seed/demo";
+import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 import { runWithDatabase } from "./run";
 
 interface SeedFlags {
@@ -65,6 +66,7 @@ export function registerSeed(program: Command): void {
           bar.stop();
         }
         for (const line of formatReport(report)) out(line);
+        for (const line of formatDemoStaff(await seedDemoStaff(pool))) out(line);
       }),
     );
 }

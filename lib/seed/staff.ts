@@ -76,3 +76,11 @@ export async function seedDemoStaff(db: pg.Pool | pg.PoolClient): Promise<Seeded
   }
   return seeded;
 }
+
+/** The demo accounts as the terminal shows them after seeding. */
+export function formatDemoStaff(staff: readonly SeededStaff[]): string[] {
+  return [
+    `demo accounts (demo data only; every password is ${DEMO_PASSWORD}):`,
+    ...staff.map((s) => `  ${s.email.padEnd(28)} ${s.role.padEnd(8)} ${s.tenants.join(", ")}${s.created ? "" : " (already there)"}`),
+  ];
+}

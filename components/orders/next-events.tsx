@@ -5,15 +5,33 @@ import { availableEvents, type OrderState } from "@/lib/orders/machine";
 export function NextEvents({ state }: { state: OrderState }) {
   const t = useTranslations("orderPage");
   const events = useTranslations("event");
+  const all = availableEvents(state);
+  const legal = all.filter((e) => e.allowed);
+  const refused = all.filter((e) => !e.allowed);
   return (
-    <ul className="grid gap-1 text-sm sm:grid-cols-2">
-      {availableEvents(state).map((e) => (
-        <li key={e.event} className={e.allowed ? "text-slate-900" : "text-slate-500"}>
-          <span className={`mr-1 inline-block w-16 text-xs ${e.allowed ? "text-emerald-700" : ""}`}>{e.allowed ? t("allowed") : t("notAllowed")}</span>
-          <span className="font-mono">{e.event}</span> <span className="text-xs">({events(e.event)})</span>
-          {e.allowed ? null : <div className="ml-[4.25rem] text-xs">{e.reason}</div>}
-        </li>
-      ))}
-    </ul>
+    <div className="space-y-3 text-sm">
+      <div>
+        <h3 className="text-xs font-medium uppercase tracking-wide text-emerald-700">{t("allowed")}</h3>
+        {legal.length === 0 ? <p className="text-slate-500">—</p> : null}
+        <ul className="mt-1 space-y-0.5">
+          {legal.map((e) => (
+            <li key={e.event}>
+              <span className="font-mono">{e.event}</span> <span className="text-slate-500">{events(e.event)}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div>
+        <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">{t("notAllowed")}</h3>
+        <ul className="mt-1 space-y-1">
+          {refused.map((e) => (
+            <li key={e.event} className="text-slate-600">
+              <span className="font-mono">{e.event}</span> <span className="text-slate-400">{events(e.event)}</span>
+              {e.allowed ? null : <div className="text-xs text-slate-500">{e.reason}</div>}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
   );
 }

@@ -77,7 +77,15 @@ export function StateDiagram({ state, previous }: { state: OrderState; previous?
               markerEnd={`url(#${live ? "arrow-live" : "arrow"})`}
             />
             {live ? (
-              <text x={mx} y={my - 4} textAnchor="middle" className="fill-slate-900 font-mono text-[10px]">
+              <text
+                x={mx}
+                y={my - 6}
+                textAnchor="middle"
+                stroke="white"
+                strokeWidth={4}
+                paintOrder="stroke"
+                className="fill-slate-900 font-mono text-[10px] font-semibold"
+              >
                 {e.event}
               </text>
             ) : null}

@@ -18,7 +18,18 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
       aria-label={`${label} ${value}`}
       title={`${label} ${value}`}
     >
-      <span aria-live="polite">{copied ? "✓" : "⧉"}</span>
+      <span aria-live="polite" className="inline-flex align-middle">
+        {copied ? (
+          <svg viewBox="0 0 16 16" className="h-3.5 w-3.5" aria-hidden>
+            <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="1.8" />
+          </svg>
+        ) : (
+          <svg viewBox="0 0 16 16" className="h-3.5 w-3.5" aria-hidden>
+            <rect x="5" y="5" width="8.5" height="8.5" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.4" />
+            <path d="M3 10.5V3.5A1 1 0 0 1 4 2.5h6.5" fill="none" stroke="currentColor" strokeWidth="1.4" />
+          </svg>
+        )}
+      </span>
     </button>
   );
 }

@@ -1,7 +1,6 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { decideApproval } from "@/app/(console)/approvals/actions/decide-approval";
 import { Alert } from "@/components/ui/alert";
@@ -11,7 +10,6 @@ import { MIN_REASON_LENGTH } from "@/lib/orders/console-event";
 
 export function ApprovalDecision({ id }: { id: number }) {
   const t = useTranslations("approvals");
-  const router = useRouter();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [busy, startTransition] = useTransition();
@@ -28,7 +26,6 @@ export function ApprovalDecision({ id }: { id: number }) {
             ? { tone: "success", text: t("rejected") }
             : { tone: "error", text: t("notApplied", { reason: d.reason }) },
       );
-      router.refresh();
     });
   }
 
@@ -38,7 +35,7 @@ export function ApprovalDecision({ id }: { id: number }) {
         {t("decisionReason")}
       </label>
       <textarea id={`decision-${id}`} rows={2} minLength={MIN_REASON_LENGTH} value={reason} onChange={(e) => setReason(e.target.value)} className={TEXTAREA} />
-      <div className="flex gap-2">
+      <div className={`flex gap-2 ${message?.tone === "success" ? "hidden" : ""}`}>
         <Button disabled={busy} onClick={() => decide(true)}>
           {t("approve")}
         </Button>

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { decideRefundApproval } from "@/lib/approvals/refund-approvals";
 import { defineAction } from "@/lib/auth/action";
@@ -14,7 +13,6 @@ const input = z.object({
 
 /** A manager approves or rejects someone else's refund request. */
 export const decideApproval = defineAction({ name: "approvals.decide", permission: "refunds:approve", input }, async (v, { staff, actor }) => {
-  const result = await decideRefundApproval({ id: v.id, approve: v.approve, decidedBy: actor, reason: v.reason, tenantIds: staff.tenantIds });
-  revalidatePath("/approvals");
-  return result;
+  // No revalidation here: the decided card stays on screen with its outcome until the next visit.
+  return decideRefundApproval({ id: v.id, approve: v.approve, decidedBy: actor, reason: v.reason, tenantIds: staff.tenantIds });
 });

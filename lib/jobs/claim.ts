@@ -16,39 +16,48 @@ import type pg from "pg";
 // claim is what keeps two workers from doing the same work at once (on PGlite every connection is
 // one session, so the locks do not exclude each other there: work may repeat, results do not).
 
-/** Advisory lock classes (the first key of the two-key form); one per kind of claim. */
-export const CLAIM_CLASS = {
-  timeoutClose: 0x4f4f_0001,
-  delivery: 0x4f4f_0002,
-} as const;
-export type ClaimClass = (typeof CLAIM_CLASS)[keyof typeof CLAIM_CLASS];
+/** The claim on closing one order for timeout. */
+export function timeoutCloseKey(orderId: number): string {
+  return `timeout-close:${orderId}`;
+}
+
+/**
+ * The claim on delivering one order. The same key repair delivery takes (lib/orders/
+ * complete-delivery.ts), so an ops repair and the coordinator never work on one order at once.
+ */
+export function deliveryKey(tenantId: string, orderNo: string): string {
+  return `delivery:${tenantId}:${orderNo}`;
+}
+
+export interface ClaimItem {
+  readonly id: number;
+  readonly key: string;
+}
 
 export interface Claimer {
   /**
-   * Takes the lock on each of `ids` that no other worker holds and returns those, in order. Read
-   * the rows again after this (with `query`): only a statement that starts after the lock sees what
-   * the previous holder committed before it let go.
+   * Takes the lock on each item that no one else holds and returns those ids, in order. Read the
+   * rows again after this (on `client`): only a statement that starts after the lock sees what the
+   * previous holder committed before it let go.
    */
-  tryLock(ids: readonly number[]): Promise<number[]>;
-  /** Lets go of every order this claimer holds. */
+  tryLock(items: readonly ClaimItem[]): Promise<number[]>;
+  /** Lets go of everything this claimer holds. */
   unlockAll(): Promise<void>;
   /** The claiming connection: scans and re-reads run here, outside any transaction. */
   readonly client: pg.PoolClient;
 }
 
-export async function withClaimer<T>(pool: pg.Pool, claimClass: ClaimClass, work: (claimer: Claimer) => Promise<T>): Promise<T> {
+export async function withClaimer<T>(pool: pg.Pool, work: (claimer: Claimer) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   const claimer: Claimer = {
     client,
-    async tryLock(ids) {
-      if (ids.length === 0) return [];
-      // Ids past 2^31 share a key with a smaller one: the worse case is a skipped order, picked up
-      // on the next scan.
+    async tryLock(items) {
+      if (items.length === 0) return [];
       const { rows } = await client.query<{ id: number }>(
-        `SELECT id FROM unnest($2::bigint[]) WITH ORDINALITY AS x(id, n)
-         WHERE pg_try_advisory_lock($1, (id % 2147483647)::int)
+        `SELECT id FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS x(id, key, n)
+         WHERE pg_try_advisory_lock(hashtextextended(key, 0))
          ORDER BY n`,
-        [claimClass, ids],
+        [items.map((i) => i.id), items.map((i) => i.key)],
       );
       return rows.map((r) => r.id);
     },

@@ -248,6 +248,21 @@ describe("coordinateDeliveries", () => {
     expect((await ledger([order!.id]))[0]).toMatchObject({ granted: 0, state: "refunding" });
   });
 
+  it("an order under an ops repair (its delivery lock held) is left alone until the repair lets go", async () => {
+    const [order] = await paidOrders("fangzhou", 1, [{ sku: "gems-6", kind: "currency", quantity: 6 }]);
+    // The lock repair delivery takes (lib/orders/complete-delivery.ts), on another session.
+    const repair = await getPool().connect();
+    try {
+      const key = `delivery:fangzhou:${order!.orderNo}`;
+      await repair.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, [key]);
+      expect(await coordinateDeliveries()).toEqual({ ...NOTHING, skipped: 1 });
+      await repair.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]);
+    } finally {
+      repair.release();
+    }
+    expect(await coordinateDeliveries()).toEqual({ ...NOTHING, begun: 1, granted: 1, confirmed: 1 });
+  });
+
   it("an order in backoff that ops resolved by hand is retried on the next run", async () => {
     const [order] = await paidOrders("fangzhou", 1, [{ sku: "skin-2", kind: "cosmetic", quantity: 1 }]);
     behaviour = () => "refuse";

@@ -7,7 +7,7 @@ import { lineProgress } from "@/lib/orders/progress";
 import { recordException } from "@/lib/orders/record-exception";
 import { transit } from "@/lib/orders/transit";
 import { backoffMs } from "./backoff";
-import { CLAIM_CLASS, withClaimer, type Claimer } from "./claim";
+import { deliveryKey, withClaimer, type Claimer } from "./claim";
 import { runConcurrently } from "./run-concurrently";
 import { postSigned } from "./signed-post";
 
@@ -94,11 +94,14 @@ const log = logger.child({ job: "delivery-coordinator" });
 // order sits in `delivering` and shows up in the stuck queue; it is resolved when delivery
 // completes, and an ops member resolving it by hand resets the backoff (the next run retries).
 const FAILURE_KEY = "coordinator";
-const DUE = `(e.id IS NULL OR (e.detail->>'nextAttemptAt')::timestamptz <= $3)`;
+const DUE = `(e.detail IS NULL OR (e.detail->>'nextAttemptAt')::timestamptz <= $3)`;
 const CANDIDATE_COLUMNS = `o.id, o.state, o.order_no AS "orderNo", o.player_id AS "playerId",
   COALESCE((e.detail->>'attempts')::int, 0) AS failures`;
-const FAILURE_JOIN = `LEFT JOIN order_exceptions e ON e.tenant_id = o.tenant_id AND e.order_id = o.id
-  AND e.kind = 'delivery-failed' AND e.biz_key = '${FAILURE_KEY}' AND e.status = 'open'`;
+// LATERAL … LIMIT 1: one unique-index probe per scanned order, whatever the statistics say (a plain
+// join may be planned as a scan of the tenant's whole exceptions index).
+const FAILURE_JOIN = `LEFT JOIN LATERAL (SELECT x.detail FROM order_exceptions x
+  WHERE x.tenant_id = o.tenant_id AND x.order_id = o.id AND x.kind = 'delivery-failed' AND x.biz_key = '${FAILURE_KEY}'
+    AND x.status = 'open' LIMIT 1) e ON true`;
 
 /**
  * For tenants in `managed` delivery mode: begins delivery of `paid` orders, grants every pending
@@ -111,7 +114,7 @@ const FAILURE_JOIN = `LEFT JOIN order_exceptions e ON e.tenant_id = o.tenant_id 
  * ledger catches up: nothing is granted twice on either side.
  *
  * Orders are claimed per batch (claim.ts), so several workers split them and never call the
- * endpoint for one order at the same time.
+ * endpoint for one order at the same time; an order under an ops repair is skipped until it is done.
  */
 export async function coordinateDeliveries(options: DeliveryOptions = {}): Promise<DeliveryReport> {
   const pool = options.pool ?? getPool();
@@ -131,7 +134,7 @@ export async function coordinateDeliveries(options: DeliveryOptions = {}): Promi
      FROM tenant_settings WHERE delivery_mode = 'managed' ORDER BY tenant_id`,
   );
 
-  await withClaimer(pool, CLAIM_CLASS.delivery, async (claimer) => {
+  await withClaimer(pool, async (claimer) => {
     for (const tenant of tenants) {
       if (!tenant.grantEndpointUrl) {
         // Nothing to call: its orders wait in `paid`, where the stuck queue shows them.
@@ -171,7 +174,7 @@ async function claim(
   candidates: readonly Candidate[],
   ctx: Context,
 ): Promise<Candidate[]> {
-  const locked = await claimer.tryLock(candidates.map((c) => c.id));
+  const locked = await claimer.tryLock(candidates.map((c) => ({ id: c.id, key: deliveryKey(tenant.tenantId, c.orderNo) })));
   if (locked.length === 0) return [];
   const { rows } = await claimer.client.query<Candidate>(
     `SELECT ${CANDIDATE_COLUMNS} FROM orders o ${FAILURE_JOIN}
@@ -256,11 +259,13 @@ async function deliverOne(tenant: ManagedTenant, order: Candidate, ctx: Context)
       pool,
     );
     if (confirmed.result === "applied") counts.confirmed++;
-    if (order.failures > 0 && (confirmed.result === "applied" || confirmed.result === "duplicate")) {
+    if (confirmed.result === "applied" || confirmed.result === "duplicate") {
+      // Delivered: failed attempts are history now. (Not the unrecorded grants: those stay for ops.)
       await pool.query(
         `UPDATE order_exceptions SET status = 'resolved', resolved_at = now(), resolved_by = $3
-         WHERE tenant_id = $1 AND order_id = $2 AND kind = 'delivery-failed' AND biz_key = $4 AND status = 'open'`,
-        [tenant.tenantId, order.id, DELIVERY_ACTOR, FAILURE_KEY],
+         WHERE tenant_id = $1 AND order_id = $2 AND kind = 'delivery-failed' AND status = 'open'
+           AND biz_key NOT LIKE 'unrecorded:%'`,
+        [tenant.tenantId, order.id, DELIVERY_ACTOR],
       );
     }
   } catch (error) {

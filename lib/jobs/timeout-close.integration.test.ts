@@ -4,6 +4,7 @@ import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
+import { timeoutCloseKey, withClaimer } from "./claim";
 import { runConcurrently } from "./run-concurrently";
 import { closeExpiredOrders, type TimeoutCloseReport } from "./timeout-close";
 
@@ -131,15 +132,11 @@ describe("closeExpiredOrders", () => {
   it("a worker whose claim another worker holds skips those orders and leaves them for their holder", async () => {
     const held = await orders("many", 10, ago(2 * 60 * MINUTE));
     const ids = held.map((o) => o.id);
-    // Another worker's claim: a session-level advisory lock on the timeout-close class.
-    const other = await getPool().connect();
-    try {
-      await other.query(`SELECT pg_advisory_lock(${0x4f4f_0001}, (id % 2147483647)::int) FROM unnest($1::bigint[]) id`, [ids]);
+    // Another worker holds the claim on these ten while this one runs.
+    await withClaimer(getPool(), async (other) => {
+      expect(await other.tryLock(held.map((o) => ({ id: o.id, key: timeoutCloseKey(o.id) })))).toEqual(ids);
       expect(await closeExpiredOrders({ now })).toEqual({ ...NOTHING, skipped: 10 });
-      await other.query(`SELECT pg_advisory_unlock_all()`);
-    } finally {
-      other.release();
-    }
+    });
     expect(await closeExpiredOrders({ now })).toEqual({ ...NOTHING, closed: 10 });
   });
 });

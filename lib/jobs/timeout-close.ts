@@ -4,7 +4,7 @@ import { getPool } from "@/lib/db/pool";
 import { logger } from "@/lib/log";
 import { assertNever } from "@/lib/orders/machine";
 import { transit, type TransitOutcome } from "@/lib/orders/transit";
-import { CLAIM_CLASS, withClaimer } from "./claim";
+import { timeoutCloseKey, withClaimer } from "./claim";
 import { runConcurrently } from "./run-concurrently";
 
 export interface TimeoutCloseOptions {
@@ -61,7 +61,7 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
     `SELECT tenant_id AS "tenantId", unpaid_timeout_seconds AS "timeoutSeconds" FROM tenant_settings ORDER BY tenant_id`,
   );
 
-  await withClaimer(pool, CLAIM_CLASS.timeoutClose, async (claimer) => {
+  await withClaimer(pool, async (claimer) => {
     for (const tenant of tenants) {
       const createdBefore = new Date(now.getTime() - tenant.timeoutSeconds * 1000);
       const createdAfter = new Date(now.getTime() - maxAgeDays * DAY_MS);
@@ -78,7 +78,7 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
         if (candidates.length === 0) break;
         cursor = candidates.at(-1)!.id;
 
-        const locked = await claimer.tryLock(candidates.map((c) => c.id));
+        const locked = await claimer.tryLock(candidates.map((c) => ({ id: c.id, key: timeoutCloseKey(c.id) })));
         // Re-read after locking: a worker that held one of these closed it before letting go.
         const { rows: mine } = locked.length
           ? await claimer.client.query<{ id: number }>(

@@ -43,22 +43,42 @@ async function main(): Promise<void> {
 
   if (!dev && (await needsBuild())) await run("build", ["next", "build"]);
 
-  const children = [serve(dev ? ["next", "dev", "-p", port] : ["next", "start", "-p", port])];
-  log.info({ url: `http://localhost:${port}` }, "console starting");
-
-  const stop = async (signal: NodeJS.Signals) => {
-    for (const child of children) child.kill(signal);
-    await embedded?.stop();
-    process.exit(0);
-  };
-  process.once("SIGINT", () => void stop("SIGINT"));
-  process.once("SIGTERM", () => void stop("SIGTERM"));
+  const children = [
+    serve(bin("next"), [dev ? "dev" : "start", "-p", port]),
+    // node itself rather than the tsx wrapper: a signal to the wrapper would not reach the worker.
+    serve(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/jobs/worker-main.ts"]),
+  ];
   for (const child of children) {
     child.once("exit", (code) => {
       log.error({ code }, "a server process exited; stopping");
       void stop("SIGTERM");
     });
   }
+  // The embedded demo comes alive: simulated channels and game servers, through the API only.
+  // Optional: if it stops, the console goes on.
+  const simulator =
+    embedded && process.env.SIMULATOR !== "off"
+      ? serve(process.execPath, [
+          "--conditions=react-server",
+          "--import",
+          "tsx",
+          "lib/cli/main.ts",
+          "simulate",
+          "--rate",
+          process.env.SIMULATOR_RATE ?? "0.5",
+          "--minutes",
+          process.env.SIMULATOR_MINUTES ?? "240",
+        ])
+      : null;
+  log.info({ url: `http://localhost:${port}`, simulator: simulator !== null }, "console starting");
+
+  async function stop(signal: NodeJS.Signals): Promise<void> {
+    for (const child of [...children, simulator]) child?.kill(signal);
+    await embedded?.stop();
+    process.exit(0);
+  }
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
 }
 
 /** Signs session cookies when NEXTAUTH_SECRET is not set: random, made once, kept in .data/. */
@@ -81,13 +101,13 @@ function bin(name: string): string {
   return path.join(process.cwd(), "node_modules", ".bin", name);
 }
 
-function serve([name, ...args]: string[]): ChildProcess {
-  return spawn(bin(name!), args, { stdio: "inherit", env: process.env });
+function serve(command: string, args: string[]): ChildProcess {
+  return spawn(command, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
 }
 
 function run(label: string, [name, ...args]: string[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(bin(name!), args, { stdio: "inherit", env: process.env });
+    const child = spawn(bin(name!), args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${label} failed with exit code ${code}`))));
   }).then(() => writeStamp());
 }

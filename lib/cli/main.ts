@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { registerApiKey } from "./apikey-command";
 import { registerMigrate } from "./migrate-command";
 import { registerSeed } from "./seed-command";
+import { registerSimulate } from "./simulate-command";
 import { registerUser } from "./user-command";
 
 const program = new Command()
@@ -14,5 +15,6 @@ registerMigrate(program);
 registerSeed(program);
 registerUser(program);
 registerApiKey(program);
+registerSimulate(program);
 
 await program.parseAsync(process.argv);

@@ -17,6 +17,7 @@ const NAV: readonly { href: string; key: NavKey; permission: Permission }[] = [
   { href: "/audit", key: "audit", permission: "audit:view" },
   { href: "/settings", key: "settings", permission: "settings:edit" },
   { href: "/admin/users", key: "staff", permission: "users:manage" },
+  { href: "/admin/api-keys", key: "apiKeys", permission: "apikeys:manage" },
 ];
 
 export function ConsoleHeader({ staff }: { staff: Staff }) {

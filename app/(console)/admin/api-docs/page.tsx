@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { requireStaff } from "@/lib/auth/page";
+import { openApiDocument } from "@/lib/api/v1/openapi";
+
+export const metadata: Metadata = { title: "Integration API" };
+
+const METHOD_TONE: Record<string, string> = { get: "bg-blue-100 text-blue-800", post: "bg-emerald-100 text-emerald-800" };
+
+/** The integration API's reference, rendered from the same OpenAPI document /api/v1/openapi.json serves. */
+export default async function ApiDocsPage() {
+  await requireStaff("apikeys:manage");
+  const host = (await headers()).get("host") ?? "localhost:3000";
+  const doc = openApiDocument(`http://${host}`);
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">{doc.info.title}</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">{doc.info.description}</p>
+        <p className="mt-1 text-sm">
+          Machine-readable: <a className="underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI {doc.openapi}).
+        </p>
+      </div>
+      {Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => (
+          <section key={`${method} ${path}`} className="rounded-lg border border-slate-200 bg-white p-5">
+            <h2 className="flex items-center gap-2 font-mono">
+              <span className={`rounded px-2 py-0.5 text-xs font-semibold uppercase ${METHOD_TONE[method] ?? ""}`}>{method}</span>
+              {path}
+            </h2>
+            <p className="mt-1 text-sm text-slate-700">{op.summary}</p>
+            {"requestBody" in op && op.requestBody ? (
+              <details className="mt-3">
+                <summary className="cursor-pointer text-sm font-medium">Request body</summary>
+                <pre className="mt-2 overflow-auto rounded bg-slate-50 p-3 text-xs">
+                  {JSON.stringify(doc.components.schemas[op.requestBody.content["application/json"].schema.$ref.split("/").pop() as keyof typeof doc.components.schemas], null, 2)}
+                </pre>
+              </details>
+            ) : null}
+            <table className="mt-3 w-full text-sm">
+              <tbody>
+                {Object.entries(op.responses).map(([status, response]) => (
+                  <tr key={status} className="border-t border-slate-100">
+                    <td className="w-16 py-1 font-mono">{status}</td>
+                    <td>{(response as { description: string }).description}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        )),
+      )}
+      <section className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 className="font-semibold">The order object</h2>
+        <pre className="mt-2 overflow-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(doc.components.schemas.Order, null, 2)}</pre>
+      </section>
+    </div>
+  );
+}

@@ -66,7 +66,10 @@ const WINDOW_US = 89 * DAY_US;
  * Everything is generated inside PostgreSQL: per chunk, a handful of INSERT … SELECT statements
  * over generate_series, randomness from hashint8extended(index, seed) (reproducible, unlike
  * random(), whatever order rows are evaluated in). Node holds no rows, so memory stays flat at
- * any size; each chunk is one transaction, so a failure leaves whole orders only.
+ * any size; each chunk is one transaction, so a failure leaves whole orders only. Most of the time
+ * goes to maintaining the tables' indexes (order_transitions has five), so two connections work at
+ * once. No outbox messages are written: the relay would otherwise replay months of history as
+ * webhooks.
  *
  * Running it again adds another batch rather than failing: ids come from the orders sequence and
  * order numbers, channel transaction ids and refund ids are derived from the id, so nothing

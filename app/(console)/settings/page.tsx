@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { DwellForm } from "@/components/settings/dwell-form";
+import { RefundApprovalForm } from "@/components/settings/refund-approval-form";
+import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
+import { requireStaff } from "@/lib/auth/page";
+import { listTenantSettings } from "@/lib/settings/tenant-settings";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("settings");
+  return { title: t("title") };
+}
+
+// Times are rendered on the server, which does not know the viewer's zone: shown in UTC and said so.
+function utc(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export default async function SettingsPage() {
+  const staff = await requireStaff("settings:edit");
+  const t = await getTranslations("settings");
+  const tenants = await listTenantSettings(staff.tenantIds);
+  return (
+    <main className="space-y-8">
+      <div>
+        <h1 className="text-2xl font-semibold">{t("title")}</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
+      </div>
+      {tenants.length === 0 ? <p className="rounded border border-dashed border-slate-300 p-6 text-slate-600">{t("empty")}</p> : null}
+      {tenants.map((s) => (
+        <section key={s.tenantId} aria-labelledby={`settings-${s.tenantId}`} className="rounded-lg border border-slate-200 bg-white shadow-sm">
+          <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1 border-b border-slate-100 px-6 py-4">
+            <h2 id={`settings-${s.tenantId}`} className="text-lg font-semibold">
+              {s.tenantName}
+            </h2>
+            <span className="font-mono text-xs text-slate-500">{s.tenantId}</span>
+            <span className="text-xs text-slate-500">{s.currency}</span>
+            <span className="ml-auto text-xs text-slate-500">
+              {s.lastChange ? t("lastChange", { actor: s.lastChange.actor, at: utc(s.lastChange.at) }) : t("neverChanged")}
+            </span>
+          </header>
+          <div className="grid gap-8 p-6 lg:grid-cols-5">
+            <div className="lg:col-span-3">
+              <h3 className="font-medium">{t("dwell.title")}</h3>
+              <p className="mb-4 text-sm text-slate-600">{t("dwell.description")}</p>
+              <DwellForm tenant={s.tenantId} updatedAt={s.updatedAt} maxDwellSeconds={s.maxDwellSeconds} />
+            </div>
+            <div className="space-y-8 lg:col-span-2">
+              <div>
+                <h3 className="font-medium">{t("unpaid.title")}</h3>
+                <p className="mb-4 text-sm text-slate-600">{t("unpaid.description")}</p>
+                <UnpaidTimeoutForm tenant={s.tenantId} updatedAt={s.updatedAt} seconds={s.unpaidTimeoutSeconds} />
+              </div>
+              <div>
+                <h3 className="font-medium">{t("refund.title")}</h3>
+                <p className="mb-4 text-sm text-slate-600">{t("refund.description")}</p>
+                <RefundApprovalForm tenant={s.tenantId} updatedAt={s.updatedAt} amount={s.refundApprovalAmount} currency={s.currency} />
+              </div>
+            </div>
+          </div>
+        </section>
+      ))}
+    </main>
+  );
+}

@@ -1,0 +1,80 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { actorSummary } from "@/lib/audit/queries/actor-summary";
+import { SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS, type AuditFilters } from "@/lib/audit/queries/filters";
+
+function utc(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** Who changed how many orders, by event, over the filtered range. Rendered in its own Suspense boundary. */
+export async function ActorSummaryTable({
+  scope,
+  filters,
+  now,
+  actorHref,
+}: {
+  scope: readonly string[];
+  filters: AuditFilters;
+  now: Date;
+  actorHref: (actor: string) => string;
+}) {
+  const t = await getTranslations("audit.summary");
+  const summary = await actorSummary(scope, filters, now);
+  if (summary.status === "not-applicable") return <p className="text-sm text-slate-500">{t("notApplicable")}</p>;
+  const range = t("range", { from: utc(summary.from), to: utc(summary.to) });
+  if (summary.status === "too-slow") {
+    return (
+      <p className="text-sm text-amber-800">
+        {range} {t("tooSlow")}
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-slate-600">
+        {range} {summary.clipped ? t("clipped", { days: SUMMARY_MAX_DAYS }) : filters.from ? null : t("defaultRange", { days: SUMMARY_DEFAULT_DAYS })}
+      </p>
+      {summary.rows.length === 0 ? (
+        <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{t("empty")}</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+          <table className="w-full border-collapse text-sm" data-testid="actor-summary">
+            <caption className="sr-only">{t("caption")}</caption>
+            <thead>
+              <tr className="border-b text-left text-slate-500">
+                <th scope="col" className="p-3 font-medium">{t("actor")}</th>
+                <th scope="col" className="p-3 text-right font-medium">{t("orders")}</th>
+                <th scope="col" className="p-3 text-right font-medium">{t("transitions")}</th>
+                <th scope="col" className="p-3 font-medium">{t("byEvent")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.rows.map((row) => (
+                <tr key={row.actor} className="border-b align-top last:border-0">
+                  <td className="p-3">
+                    <Link href={actorHref(row.actor)} className="font-mono text-xs underline-offset-2 hover:underline">
+                      {row.actor}
+                    </Link>
+                  </td>
+                  <td className="p-3 text-right font-medium tabular-nums">{row.orders.toLocaleString("en-US")}</td>
+                  <td className="p-3 text-right tabular-nums text-slate-600">{row.transitions.toLocaleString("en-US")}</td>
+                  <td className="p-3">
+                    <ul className="flex flex-wrap gap-1.5">
+                      {row.byEvent.map((e) => (
+                        <li key={e.event} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">
+                          <span className="font-mono">{e.event}</span> <span className="tabular-nums">{t("eventCount", { orders: e.orders })}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {summary.truncated ? <p className="text-xs text-slate-500">{t("truncated")}</p> : null}
+    </div>
+  );
+}

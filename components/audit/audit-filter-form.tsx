@@ -1,0 +1,118 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { Button } from "@/components/ui/button";
+import { Field, Input, Select } from "@/components/ui/field";
+import type { AuditFilters, ParsedAuditSearch } from "@/lib/audit/queries/filters";
+import { AUDIT_KINDS, KNOWN_STAFF_ACTIONS, OFFERED_ORDER_EVENTS, REASON_FILTERS } from "@/lib/audit/queries/filters";
+import type { TenantChoice } from "@/lib/audit/queries/tenant-choices";
+import { SOURCES } from "@/lib/orders/machine";
+
+/** A value for <input type="datetime-local">: the instant in UTC, to the second. */
+function utcInputValue(date: Date | undefined): string {
+  return date ? date.toISOString().slice(0, 19) : "";
+}
+
+/**
+ * The filters as a plain GET form: works without JavaScript, and the URL it makes is the one to
+ * bookmark or paste into a ticket.
+ */
+export async function AuditFilterForm({
+  filters,
+  raw,
+  tenants,
+  actors,
+}: {
+  filters: AuditFilters;
+  raw: ParsedAuditSearch["raw"];
+  tenants: readonly TenantChoice[];
+  actors: readonly string[];
+}) {
+  const t = await getTranslations("audit.filters");
+  const events = await getTranslations("event");
+  return (
+    <form method="get" action="/audit" className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4" aria-label={t("label")}>
+      <Field label={t("actor")} htmlFor="filter-actor" hint={t("actorHint")}>
+        <Input id="filter-actor" name="actor" defaultValue={raw.actor ?? ""} list="audit-actors" autoComplete="off" className="font-mono" />
+        <datalist id="audit-actors">
+          {actors.map((a) => (
+            <option key={a} value={a} />
+          ))}
+        </datalist>
+      </Field>
+      <Field label={t("event")} htmlFor="filter-event">
+        <Select id="filter-event" name="event" defaultValue={raw.event ?? ""}>
+          <option value="">{t("any")}</option>
+          <optgroup label={t("orderEvents")}>
+            {OFFERED_ORDER_EVENTS.map((e) => (
+              <option key={e} value={e}>
+                {e} · {events(e)}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label={t("staffActions")}>
+            {KNOWN_STAFF_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+            {raw.event && !(OFFERED_ORDER_EVENTS as readonly string[]).includes(raw.event) && !(KNOWN_STAFF_ACTIONS as readonly string[]).includes(raw.event) ? (
+              <option value={raw.event}>{raw.event}</option>
+            ) : null}
+          </optgroup>
+        </Select>
+      </Field>
+      <Field label={t("source")} htmlFor="filter-source" hint={t("sourceHint")}>
+        <Select id="filter-source" name="source" defaultValue={raw.source ?? ""}>
+          <option value="">{t("any")}</option>
+          {SOURCES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label={t("tenant")} htmlFor="filter-tenant">
+        <Select id="filter-tenant" name="tenant" defaultValue={raw.tenant ?? ""}>
+          <option value="">{t("allTenants")}</option>
+          {tenants.map((tenant) => (
+            <option key={tenant.id} value={tenant.id}>
+              {tenant.name} ({tenant.id})
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label={t("from")} htmlFor="filter-from" hint={t("utcHint")}>
+        <Input id="filter-from" name="from" type="datetime-local" step={1} defaultValue={utcInputValue(filters.from)} />
+      </Field>
+      <Field label={t("to")} htmlFor="filter-to" hint={t("utcHint")}>
+        <Input id="filter-to" name="to" type="datetime-local" step={1} defaultValue={utcInputValue(filters.to)} />
+      </Field>
+      <Field label={t("reason")} htmlFor="filter-reason">
+        <Select id="filter-reason" name="reason" defaultValue={raw.reason ?? ""}>
+          <option value="">{t("any")}</option>
+          {REASON_FILTERS.map((r) => (
+            <option key={r} value={r}>
+              {t(`reasons.${r}`)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label={t("kind")} htmlFor="filter-kind">
+        <Select id="filter-kind" name="kind" defaultValue={raw.kind ?? ""}>
+          <option value="">{t("bothKinds")}</option>
+          {AUDIT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {t(`kinds.${k}`)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <div className="flex items-center gap-3 sm:col-span-2 lg:col-span-4">
+        <Button type="submit">{t("apply")}</Button>
+        <Link href="/audit" className="text-sm text-slate-700 underline-offset-2 hover:underline">
+          {t("clear")}
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,44 @@
+import { getTranslations } from "next-intl/server";
+import { dailySeries } from "@/lib/dashboard/queries/daily-series";
+import { bestUnit } from "@/lib/settings/durations";
+import { ChartCard } from "./chart-card";
+import { DailyBarChart } from "./daily-bar-chart";
+
+/** Lost orders and refunds per day for one tenant: the heavier query, streamed in its own Suspense boundary. */
+export async function DailyCharts({ tenantId }: { tenantId: string }) {
+  const t = await getTranslations("dashboard");
+  const durations = await getTranslations("settings.durations");
+  const series = await dailySeries(tenantId);
+  const after = series.lostAfterSeconds === null ? null : bestUnit(series.lostAfterSeconds);
+  const lost = series.days.map((d) => ({ day: d.day, value: d.lost }));
+  const refunds = series.days.map((d) => ({ day: d.day, value: d.refunds }));
+  const total = (points: readonly { value: number }[]) => points.reduce((n, p) => n + p.value, 0);
+  const table = (points: readonly { day: string; value: number }[], what: string) => ({
+    headers: [t("dayUtc"), what] as const,
+    rows: points.map((p) => [p.day, p.value] as const),
+  });
+  return (
+    <>
+      <ChartCard
+        testId={`lost-${tenantId}`}
+        title={t("lost.title")}
+        description={
+          after === null ? t("lost.noThreshold") : t("lost.description", { after: durations(after.unit, { n: after.value }), total: total(lost) })
+        }
+        table={table(lost, t("lost.value"))}
+        empty={series.lostAfterSeconds === null ? t("lost.noThreshold") : total(lost) === 0 ? t("lost.empty") : null}
+      >
+        <DailyBarChart data={lost} valueLabel={t("lost.value")} color="#dc2626" />
+      </ChartCard>
+      <ChartCard
+        testId={`refunds-${tenantId}`}
+        title={t("refunds.title")}
+        description={t("refunds.description", { total: total(refunds) })}
+        table={table(refunds, t("refunds.value"))}
+        empty={total(refunds) === 0 ? t("refunds.empty") : null}
+      >
+        <DailyBarChart data={refunds} valueLabel={t("refunds.value")} color="#7c3aed" />
+      </ChartCard>
+    </>
+  );
+}

@@ -1,0 +1,179 @@
+// What the audit explorer can be asked: the filters, shared by the page (search params) and the
+// CSV export route (query string), so an export is exactly the slice the manager is looking at.
+// Pure: no I/O.
+import { z } from "zod";
+import type { AuditAction } from "@/lib/audit/record";
+import { isOrderEvent, ORDER_EVENTS, SOURCES, type OrderEvent } from "@/lib/orders/machine";
+import { decodeCursor, type AuditCursor } from "./cursor";
+
+export const AUDIT_KINDS = ["transition", "staff"] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+export const REASON_FILTERS = ["with", "without"] as const;
+
+/**
+ * Staff actions offered in the event filter. Not exhaustive on purpose: the filter accepts any
+ * action name, so an action added elsewhere is searchable before it is listed here.
+ */
+export const KNOWN_STAFF_ACTIONS = [
+  "settings.updated",
+  "access.denied",
+  "apikey.created",
+  "apikey.revoked",
+] as const satisfies readonly AuditAction[];
+
+export const OFFERED_ORDER_EVENTS: readonly OrderEvent[] = ORDER_EVENTS;
+
+/** Rows per page on screen; the export reads pages of EXPORT_PAGE_SIZE. */
+export const PAGE_SIZE = 50;
+export const EXPORT_PAGE_SIZE = 5_000;
+export const MAX_PAGE_SIZE = EXPORT_PAGE_SIZE;
+
+/** The per-actor summary reads every transition in its range: it gets a default and a cap. */
+export const SUMMARY_DEFAULT_DAYS = 7;
+export const SUMMARY_MAX_DAYS = 31;
+
+/** "" from an empty form field means "no filter", not "match the empty string". */
+const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optional = <S extends z.ZodType>(schema: S) => z.preprocess(blank, schema.optional());
+
+const TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A point in time. Without a zone it is read as UTC — the form says so — because the server does
+ * not know the viewer's zone and must not guess.
+ */
+const instant = z
+  .string()
+  .trim()
+  .regex(TIME, "Use a date and time like 2026-12-01T09:30 (UTC).")
+  .transform((text, ctx) => {
+    const normalized = text.replace(" ", "T");
+    const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(normalized);
+    const withTime = normalized.includes("T") ? normalized : `${normalized}T00:00`;
+    const date = new Date(hasZone ? withTime : `${withTime}Z`);
+    if (Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: "custom", message: "Not a real date." });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+const cursor = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const decoded = decodeCursor(text);
+    if (!decoded) {
+      ctx.addIssue({ code: "custom", message: "Not a page position this page made; start from the newest." });
+      return z.NEVER;
+    }
+    return decoded;
+  });
+
+/** The query string of the explorer and of the export. Every field is optional: `{}` is "everything in scope". */
+export const auditFilterInput = z
+  .object({
+    actor: optional(z.string().trim().max(200, "An actor name is at most 200 characters.")),
+    event: optional(z.string().trim().regex(/^[a-z][a-z0-9.-]{0,63}$/, "Choose an event or an action from the list.")),
+    source: optional(z.enum(SOURCES, "Choose a source from the list.")),
+    tenant: optional(z.string().trim().regex(/^[a-z][a-z0-9-]{1,31}$/, "Choose a product from the list.")),
+    from: optional(instant),
+    to: optional(instant),
+    reason: optional(z.enum(REASON_FILTERS, "Choose with or without a reason.")),
+    kind: optional(z.enum(AUDIT_KINDS, "Choose transitions or staff actions.")),
+    after: optional(cursor),
+    before: optional(cursor),
+  })
+  .refine((v) => !(v.from && v.to && v.from >= v.to), { path: ["to"], message: "The end of the range must be after its start." });
+
+export type AuditFilterInput = z.output<typeof auditFilterInput>;
+
+/** The filters without the page position. */
+export type AuditFilters = Omit<AuditFilterInput, "after" | "before">;
+
+export type AuditPosition = { readonly after: AuditCursor } | { readonly before: AuditCursor } | Record<string, never>;
+
+type FieldName = keyof z.input<typeof auditFilterInput>;
+const FIELDS = Object.keys(auditFilterInput.shape) as FieldName[];
+
+export interface ParsedAuditSearch {
+  readonly filters: AuditFilters;
+  readonly position: AuditPosition;
+  /** Fields that were given but not understood: left out, and said so on the page. */
+  readonly invalid: readonly { readonly field: FieldName; readonly message: string }[];
+  /** The understood fields as text, to refill the form and build links. */
+  readonly raw: Readonly<Partial<Record<FieldName, string>>>;
+}
+
+/**
+ * The page's reading of its search params: field by field, so one bad field (a hand-edited URL)
+ * drops that filter with a message instead of the whole page failing.
+ */
+export function parseAuditSearch(params: Readonly<Record<string, string | string[] | undefined>>): ParsedAuditSearch {
+  const values: Record<string, unknown> = {};
+  const raw: Partial<Record<FieldName, string>> = {};
+  const invalid: { field: FieldName; message: string }[] = [];
+  for (const field of FIELDS) {
+    const given = params[field];
+    const text = Array.isArray(given) ? given[0] : given;
+    if (text === undefined) continue;
+    const parsed = auditFilterInput.shape[field].safeParse(text);
+    if (parsed.success) {
+      if (parsed.data !== undefined) {
+        values[field] = parsed.data;
+        raw[field] = text.trim();
+      }
+    } else {
+      invalid.push({ field, message: parsed.error.issues[0]?.message ?? "Not understood." });
+    }
+  }
+  const whole = auditFilterInput.safeParse(values);
+  if (!whole.success) {
+    // Only the cross-field rule can fail here: keep the start, drop the end.
+    invalid.push({ field: "to", message: whole.error.issues[0]?.message ?? "Not understood." });
+    delete values.to;
+    delete raw.to;
+  }
+  const { after, before, ...filters } = values as AuditFilterInput;
+  const position: AuditPosition = after ? { after } : before ? { before } : {};
+  return { filters, position, invalid, raw };
+}
+
+/** Which of the two logs a filter set can match at all. */
+export function streamsFor(filters: AuditFilters): { readonly transitions: boolean; readonly staff: boolean } {
+  const event = filters.event;
+  return {
+    transitions: filters.kind !== "staff" && (event === undefined || isOrderEvent(event)),
+    // Staff actions have no source (they are not order transitions), and never an order event's name.
+    staff: filters.kind !== "transition" && filters.source === undefined && (event === undefined || !isOrderEvent(event)),
+  };
+}
+
+/** The tenants a query may read: the caller's scope, narrowed by the tenant filter (outside the scope: none). */
+export function tenantsToRead(scope: readonly string[], tenant: string | undefined): string[] {
+  if (tenant === undefined) return [...scope];
+  return scope.includes(tenant) ? [tenant] : [];
+}
+
+/** The per-actor summary's range: the filtered range, or its last SUMMARY_DEFAULT_DAYS, capped at SUMMARY_MAX_DAYS. */
+export function summaryRange(filters: Pick<AuditFilters, "from" | "to">, now: Date): { from: Date; to: Date; clipped: boolean } {
+  const day = 86_400_000;
+  const to = filters.to && filters.to < now ? filters.to : now;
+  const earliest = new Date(to.getTime() - SUMMARY_MAX_DAYS * day);
+  const wanted = filters.from ?? new Date(to.getTime() - SUMMARY_DEFAULT_DAYS * day);
+  return wanted < earliest ? { from: earliest, to, clipped: true } : { from: wanted, to, clipped: false };
+}
+
+/** The filters as query-string pairs (for links: pages, export), without empty ones. */
+export function filterQuery(raw: ParsedAuditSearch["raw"], extra: Readonly<Record<string, string>> = {}): string {
+  const params = new URLSearchParams();
+  for (const field of FIELDS) {
+    if (field === "after" || field === "before") continue;
+    const value = raw[field];
+    if (value) params.set(field, value);
+  }
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}

@@ -1,0 +1,60 @@
+// Durations as people type them (a number and a unit) and as tenant_settings stores them (whole
+// seconds). Pure: shared by the settings forms and the actions that validate them.
+import { z } from "zod";
+import type { OrderState } from "@/lib/orders/machine";
+
+export const DURATION_UNITS = ["seconds", "minutes", "hours", "days"] as const;
+export type DurationUnit = (typeof DURATION_UNITS)[number];
+
+export const UNIT_SECONDS: Readonly<Record<DurationUnit, number>> = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 };
+
+/** The states a "stuck" threshold (max dwell) is set for: the ones an order should leave by itself. */
+export const DWELL_STATES = ["created", "paid", "delivering", "refunding"] as const satisfies readonly OrderState[];
+export type DwellState = (typeof DWELL_STATES)[number];
+
+export interface DurationBounds {
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * Sane limits, in seconds. Below a minute the worker's own polling is the noise; above them the
+ * number is almost surely a typo (minutes for seconds) and would hide every stuck order.
+ */
+export const DWELL_BOUNDS: Readonly<Record<DwellState, DurationBounds>> = {
+  created: { min: 60, max: 7 * 86_400 },
+  paid: { min: 60, max: 7 * 86_400 },
+  delivering: { min: 60, max: 7 * 86_400 },
+  // Channels take days to settle a refund.
+  refunding: { min: 60 * 60, max: 90 * 86_400 },
+};
+export const UNPAID_TIMEOUT_BOUNDS: DurationBounds = { min: 60, max: 7 * 86_400 };
+
+/** The largest unit the value is a whole number of: 300 → 5 minutes, 90 → 90 seconds. */
+export function bestUnit(seconds: number): { value: number; unit: DurationUnit } {
+  for (const unit of [...DURATION_UNITS].reverse()) {
+    if (seconds % UNIT_SECONDS[unit] === 0) return { value: seconds / UNIT_SECONDS[unit], unit };
+  }
+  return { value: seconds, unit: "seconds" };
+}
+
+/** "5 minutes", "1 day": the bound named in a message. */
+export function describeSeconds(seconds: number): string {
+  const { value, unit } = bestUnit(seconds);
+  return `${value} ${value === 1 ? unit.slice(0, -1) : unit}`;
+}
+
+/** A duration field: { value, unit } in, whole seconds out, with messages that name the field and the bound. */
+export function durationInput(label: string, bounds: DurationBounds) {
+  return z
+    .object({
+      value: z.coerce
+        .number(`${label}: enter a number.`)
+        .int(`${label}: enter a whole number (pick a smaller unit for finer values).`)
+        .positive(`${label}: must be more than 0.`),
+      unit: z.enum(DURATION_UNITS, `${label}: choose seconds, minutes, hours or days.`),
+    })
+    .transform((v) => v.value * UNIT_SECONDS[v.unit])
+    .refine((s) => s >= bounds.min, `${label}: at least ${describeSeconds(bounds.min)}.`)
+    .refine((s) => s <= bounds.max, `${label}: at most ${describeSeconds(bounds.max)}.`);
+}

@@ -1,0 +1,43 @@
+import "server-only";
+import { getPool } from "@/lib/db/pool";
+import type { OrderState } from "@/lib/orders/machine";
+
+export interface TenantSettingsView {
+  readonly tenantId: string;
+  readonly tenantName: string;
+  readonly currency: string;
+  readonly unpaidTimeoutSeconds: number;
+  readonly maxDwellSeconds: Readonly<Partial<Record<OrderState, number>>>;
+  /** Minor units of `currency`. */
+  readonly refundApprovalAmount: number;
+  /**
+   * The row's version for stale-edit checks: ISO 8601 with microseconds, exactly as stored (a Date
+   * would drop the microseconds and never match again).
+   */
+  readonly updatedAt: string;
+  /** The newest settings.updated audit row: who last saved, and when. */
+  readonly lastChange: { readonly actor: string; readonly at: Date } | null;
+}
+
+export const ISO_MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/** Settings of the tenants in a scope (tenant_settings' primary key; last change by the (action, target, created_at) index). */
+export async function listTenantSettings(scope: readonly string[]): Promise<TenantSettingsView[]> {
+  if (scope.length === 0) return [];
+  const { rows } = await getPool().query<TenantSettingsView>(
+    `SELECT s.tenant_id AS "tenantId", t.name AS "tenantName", t.currency, s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds",
+            s.max_dwell_seconds AS "maxDwellSeconds", s.refund_approval_amount AS "refundApprovalAmount",
+            to_char(s.updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt",
+            (SELECT json_build_object('actor', a.actor, 'at', a.created_at) FROM audit_events a
+              WHERE a.action = 'settings.updated' AND a.target = 'tenant:' || s.tenant_id
+              ORDER BY a.created_at DESC LIMIT 1) AS "lastChange"
+     FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id
+     WHERE s.tenant_id = ANY($1::text[])
+     ORDER BY s.tenant_id`,
+    [scope],
+  );
+  return rows.map((r) => {
+    const last = r.lastChange as unknown as { actor: string; at: string } | null;
+    return { ...r, lastChange: last ? { actor: last.actor, at: new Date(last.at) } : null };
+  });
+}

@@ -1,0 +1,10 @@
+import { z } from "zod";
+import { staffRoute } from "@/lib/api/route";
+import { loadQueues } from "@/lib/orders/queries/queues";
+
+// The queues page polls this: stuck orders, open exceptions and refunds waiting too long, for the
+// products in the caller's scope only.
+export const GET = staffRoute(
+  { name: "console.queues", permission: "orders:view", input: z.object({}) },
+  async ({ staff }) => loadQueues(staff.tenantIds),
+);

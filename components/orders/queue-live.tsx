@@ -1,0 +1,212 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { StateBadge } from "@/components/orders/state-badge";
+import { Time } from "@/components/ui/time";
+import type { QueuesSnapshot, QueueState } from "@/lib/orders/queries/queues";
+import { QueueExceptionsTable, QueueStuckTable } from "./queue-tables";
+
+/** The stuck queue's tabs; refunding has a queue of its own ("refunding too long"). */
+const STUCK_TABS = ["created", "paid", "delivering"] as const satisfies readonly QueueState[];
+type StuckTab = (typeof STUCK_TABS)[number];
+
+function isStuckTab(value: unknown): value is StuckTab {
+  return typeof value === "string" && (STUCK_TABS as readonly string[]).includes(value);
+}
+
+const POLL_MS = 5_000;
+
+async function fetchQueues(): Promise<QueuesSnapshot> {
+  const response = await fetch("/api/console/queues", { cache: "no-store", headers: { accept: "application/json" } });
+  if (!response.ok) throw new Error(`queues answered ${response.status}`);
+  return (await response.json()) as QueuesSnapshot;
+}
+
+/**
+ * The three queues, refreshed every few seconds from /api/console/queues: an order that gets stuck
+ * or an exception that is filed while someone is looking appears without a reload. The first
+ * render uses the snapshot the server rendered with.
+ */
+export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; requestedTab: string | undefined }) {
+  const t = useTranslations("queues");
+  // Without a choice in the URL, open the first state that has something waiting.
+  const initialTab = isStuckTab(requestedTab) ? requestedTab : (STUCK_TABS.find((s) => initial.stuck[s].total > 0) ?? STUCK_TABS[0]);
+  const { data, isError } = useQuery({
+    queryKey: ["queues"],
+    queryFn: fetchQueues,
+    initialData: initial,
+    refetchInterval: POLL_MS,
+  });
+  const stuckTotal = STUCK_TABS.reduce((sum, state) => sum + data.stuck[state].total, 0);
+
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-wrap items-end gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold">{t("title")}</h1>
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
+        </div>
+        <p className="ml-auto inline-flex items-center gap-2 text-xs text-slate-500" aria-live="polite" data-testid="queues-live">
+          {isError ? (
+            <>
+              <span className="h-2 w-2 rounded-full bg-amber-500" aria-hidden />
+              <span>
+                {t("stale")} <Time value={data.asOf} />
+              </span>
+            </>
+          ) : (
+            <>
+              <span className="h-2 w-2 animate-pulse rounded-full bg-emerald-500" aria-hidden />
+              {t("live")}
+            </>
+          )}
+        </p>
+      </div>
+
+      <nav aria-label={t("jump")} className="grid gap-3 sm:grid-cols-3">
+        <JumpCard href="#stuck" label={t("stuck.title")} count={stuckTotal} />
+        <JumpCard href="#exceptions" label={t("exceptions.title")} count={data.exceptions.total} />
+        <JumpCard href="#refunding" label={t("refunding.title")} count={data.stuck.refunding.total} />
+      </nav>
+
+      <section id="stuck" aria-labelledby="stuck-heading" className="scroll-mt-4 space-y-3">
+        <QueueHeading id="stuck-heading" title={t("stuck.title")} description={t("stuck.description")} />
+        <StuckTabs snapshot={data} initialTab={initialTab} />
+      </section>
+
+      <section id="exceptions" aria-labelledby="exceptions-heading" className="scroll-mt-4 space-y-3">
+        <QueueHeading id="exceptions-heading" title={t("exceptions.title")} description={t("exceptions.description")} />
+        {data.exceptions.items.length === 0 ? (
+          <Empty text={t("exceptions.empty")} />
+        ) : (
+          <>
+            <QueueExceptionsTable items={data.exceptions.items} />
+            <Showing shown={data.exceptions.items.length} total={data.exceptions.total} />
+          </>
+        )}
+      </section>
+
+      <section id="refunding" aria-labelledby="refunding-heading" className="scroll-mt-4 space-y-3">
+        <QueueHeading id="refunding-heading" title={t("refunding.title")} description={t("refunding.description")} />
+        {data.stuck.refunding.items.length === 0 ? (
+          <Empty text={t("refunding.empty")} />
+        ) : (
+          <>
+            <QueueStuckTable items={data.stuck.refunding.items} testId="queue-refunding" />
+            <Showing shown={data.stuck.refunding.items.length} total={data.stuck.refunding.total} />
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function JumpCard({ href, label, count }: { href: string; label: string; count: number }) {
+  return (
+    <a
+      href={href}
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-slate-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+    >
+      <span className="block text-sm text-slate-600">{label}</span>
+      <span className={`block text-2xl font-semibold tabular-nums ${count > 0 ? "text-slate-900" : "text-slate-400"}`}>
+        {count.toLocaleString()}
+      </span>
+    </a>
+  );
+}
+
+function QueueHeading({ id, title, description }: { id: string; title: string; description: string }) {
+  return (
+    <div>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <p className="text-sm text-slate-600">{description}</p>
+    </div>
+  );
+}
+
+function Empty({ text }: { text: string }) {
+  return <p className="rounded border border-dashed border-slate-300 p-6 text-sm text-slate-600">{text}</p>;
+}
+
+function Showing({ shown, total }: { shown: number; total: number }) {
+  const t = useTranslations("queues");
+  if (shown >= total) return null;
+  return <p className="text-xs text-slate-500">{t("showing", { shown, total })}</p>;
+}
+
+/** WAI-ARIA tabs: arrow keys, Home and End move between states; the choice is kept in the URL. */
+function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initialTab: StuckTab }) {
+  const t = useTranslations("queues");
+  const [tab, setTab] = useState<StuckTab>(initialTab);
+  const base = useId();
+  const refs = useRef<Partial<Record<StuckTab, HTMLButtonElement | null>>>({});
+
+  const select = (next: StuckTab, focus: boolean) => {
+    setTab(next);
+    if (focus) refs.current[next]?.focus();
+    const url = new URL(window.location.href);
+    url.searchParams.set("tab", next);
+    window.history.replaceState(null, "", url);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const index = STUCK_TABS.indexOf(tab);
+    const last = STUCK_TABS.length - 1;
+    const target =
+      event.key === "ArrowRight" ? (index === last ? 0 : index + 1)
+      : event.key === "ArrowLeft" ? (index === 0 ? last : index - 1)
+      : event.key === "Home" ? 0
+      : event.key === "End" ? last
+      : null;
+    if (target === null) return;
+    event.preventDefault();
+    select(STUCK_TABS[target]!, true);
+  };
+
+  const list = snapshot.stuck[tab];
+  return (
+    <div className="space-y-3">
+      <div role="tablist" aria-label={t("stuck.tabs")} className="flex flex-wrap gap-2">
+        {STUCK_TABS.map((state) => {
+          const selected = state === tab;
+          return (
+            <button
+              key={state}
+              ref={(el) => {
+                refs.current[state] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`${base}-tab-${state}`}
+              aria-selected={selected}
+              aria-controls={`${base}-panel`}
+              tabIndex={selected ? 0 : -1}
+              onClick={() => select(state, false)}
+              onKeyDown={onKeyDown}
+              data-testid={`queue-tab-${state}`}
+              className={`inline-flex items-center gap-2 rounded-md border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${
+                selected ? "border-slate-900 bg-white shadow-sm" : "border-slate-200 bg-slate-50 text-slate-600 hover:bg-white"
+              }`}
+            >
+              <StateBadge state={state} />
+              <span className="tabular-nums font-medium">{snapshot.stuck[state].total.toLocaleString()}</span>
+            </button>
+          );
+        })}
+      </div>
+      <div role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${tab}`} tabIndex={0} className="space-y-2 focus-visible:outline-2 focus-visible:outline-slate-900">
+        {list.items.length === 0 ? (
+          <Empty text={t("stuck.empty", { state: tab })} />
+        ) : (
+          <>
+            <QueueStuckTable items={list.items} testId={`queue-stuck-${tab}`} />
+            <Showing shown={list.items.length} total={list.total} />
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+import { NextRequest } from "next/server";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Staff } from "@/lib/auth/staff";
+import { getPool } from "@/lib/db/pool";
+import type { OrderState } from "@/lib/orders/machine";
+import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import { useFreshDatabase } from "@/lib/test/database";
+import { loadQueues, QUEUE_STATES, type QueuesSnapshot, type QueueState } from "./queues";
+
+const session = vi.hoisted(() => ({ staff: null as Staff | null }));
+vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => session.staff }));
+
+useFreshDatabase();
+
+// Three products; `gamma` mirrors `alpha` but is outside the scope. Times in state are whole
+// multiples of 5 minutes plus 150 s, thresholds multiples of 5 minutes: no order sits on a boundary
+// while the test runs. Expected queues come from a plain model of the same rows.
+
+const MINUTE = 60;
+const SCOPE = ["alpha", "beta"];
+const THRESHOLDS: Record<string, Partial<Record<OrderState, number>>> = {
+  alpha: { created: 30 * MINUTE, paid: 10 * MINUTE, delivering: 20 * MINUTE, refunding: 600 * MINUTE },
+  gamma: { created: 30 * MINUTE, paid: 10 * MINUTE, delivering: 20 * MINUTE, refunding: 600 * MINUTE },
+  beta: { created: 15 * MINUTE, refunding: 300 * MINUTE },
+};
+const STATES: readonly OrderState[] = ["created", "paid", "delivering", "delivered", "refunding", "refunded", "closed"];
+
+interface ModelOrder {
+  id: number;
+  tenantId: string;
+  orderNo: string;
+  state: OrderState;
+  stateAgoMin: number;
+}
+interface ModelException {
+  id: number;
+  tenantId: string;
+  orderNo: string | null;
+  status: "open" | "resolved";
+  ageMin: number;
+}
+
+const orders: ModelOrder[] = [];
+const exceptions: ModelException[] = [];
+
+beforeAll(async () => {
+  const pool = getPool();
+  for (const id of ["alpha", "beta", "gamma"]) await ensureTenant(pool, tenantSpec(id, { maxDwellSeconds: THRESHOLDS[id]! }));
+  // People edit settings: a threshold that is no number is no threshold (beta: no paid queue).
+  await pool.query(`UPDATE tenant_settings SET max_dwell_seconds = max_dwell_seconds || '{"paid": "soon", "delivering": 0}' WHERE tenant_id = 'beta'`);
+
+  const rows: Omit<ModelOrder, "id">[] = [];
+  for (const tenantId of ["alpha", "beta", "gamma"]) {
+    for (let i = 1; i <= 400; i++) {
+      // Repeating ages: orders tie on state_at, and the tie is broken by id.
+      rows.push({ tenantId, orderNo: `Q${i}`, state: STATES[i % 7]!, stateAgoMin: 5 * ((i * 11) % 300) });
+    }
+  }
+  const { rows: inserted } = await pool.query<{ id: number; tenantId: string; orderNo: string }>(
+    `INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state, state_at, created_at, updated_at)
+     SELECT t, n, 'p-' || n, 600, 'CNY', s, now() - make_interval(mins => m) - interval '150 seconds', now() - interval '30 days', now()
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS x(t, n, s, m)
+     RETURNING id, tenant_id AS "tenantId", order_no AS "orderNo"`,
+    [rows.map((r) => r.tenantId), rows.map((r) => r.orderNo), rows.map((r) => r.state), rows.map((r) => r.stateAgoMin)],
+  );
+  const ids = new Map(inserted.map((r) => [`${r.tenantId}/${r.orderNo}`, r.id]));
+  for (const row of rows) orders.push({ ...row, id: ids.get(`${row.tenantId}/${row.orderNo}`)! });
+
+  const exceptionRows: Omit<ModelException, "id">[] = [];
+  for (const tenantId of ["alpha", "beta", "gamma"]) {
+    for (let i = 1; i <= 30; i++) {
+      exceptionRows.push({
+        tenantId,
+        // Some facts could not be tied to any order.
+        orderNo: i % 5 === 0 ? null : `Q${i}`,
+        status: i % 4 === 0 ? "resolved" : "open",
+        ageMin: 5 * ((i * 7) % 40),
+      });
+    }
+  }
+  const { rows: insertedExceptions } = await pool.query<{ id: number }>(
+    `INSERT INTO order_exceptions (tenant_id, order_id, kind, event, biz_key, amount, actor, status, created_at)
+     SELECT x.t, o.id, 'amount-mismatch', 'pay', 'TX-' || x.ord, 500, 'channel:test', x.status, now() - make_interval(mins => x.m)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS x(t, n, status, m, ord)
+     LEFT JOIN orders o ON o.tenant_id = x.t AND o.order_no = x.n
+     ORDER BY x.ord
+     RETURNING id`,
+    [exceptionRows.map((r) => r.tenantId), exceptionRows.map((r) => r.orderNo), exceptionRows.map((r) => r.status), exceptionRows.map((r) => r.ageMin)],
+  );
+  exceptionRows.forEach((row, i) => exceptions.push({ ...row, id: insertedExceptions[i]!.id }));
+  await pool.query(`ANALYZE orders, order_exceptions`);
+});
+
+function expectedStuck(state: QueueState, scope: readonly string[] = SCOPE): string[] {
+  return orders
+    .filter((o) => scope.includes(o.tenantId) && o.state === state)
+    .filter((o) => {
+      const threshold = THRESHOLDS[o.tenantId]![state];
+      return threshold !== undefined && o.stateAgoMin * MINUTE >= threshold;
+    })
+    // Oldest first: longest in the state, then by id.
+    .sort((a, b) => b.stateAgoMin - a.stateAgoMin || a.id - b.id)
+    .map((o) => `${o.tenantId}/${o.orderNo}`);
+}
+
+function expectedExceptions(scope: readonly string[] = SCOPE): number[] {
+  return exceptions
+    .filter((e) => scope.includes(e.tenantId) && e.status === "open")
+    .sort((a, b) => b.ageMin - a.ageMin || a.id - b.id)
+    .map((e) => e.id);
+}
+
+const stuckKeys = (snapshot: QueuesSnapshot, state: QueueState) => snapshot.stuck[state].items.map((o) => `${o.tenantId}/${o.orderNo}`);
+
+describe("loadQueues", () => {
+  it("stuck, per state: exactly the orders over their product's threshold, oldest first", async () => {
+    const snapshot = await loadQueues(SCOPE, { limit: 1000 });
+    for (const state of QUEUE_STATES) {
+      const want = expectedStuck(state);
+      expect(stuckKeys(snapshot, state), state).toEqual(want);
+      expect(snapshot.stuck[state].total, state).toBe(want.length);
+      for (const item of snapshot.stuck[state].items) {
+        expect(item.state).toBe(state);
+        expect(item.maxDwellSeconds).toBe(THRESHOLDS[item.tenantId]![state]);
+        expect(item.secondsInState).toBeGreaterThan(item.maxDwellSeconds);
+      }
+    }
+    // Sanity of the fixture: every queue has members from both products where both have thresholds.
+    expect(expectedStuck("created").some((k) => k.startsWith("beta/"))).toBe(true);
+    expect(expectedStuck("refunding").length).toBeGreaterThan(0);
+  });
+
+  it("a product without a usable threshold for a state has no queue for it", async () => {
+    const snapshot = await loadQueues(["beta"], { limit: 1000 });
+    expect(snapshot.stuck.paid).toEqual({ total: 0, items: [] });
+    expect(snapshot.stuck.delivering).toEqual({ total: 0, items: [] });
+    expect(snapshot.stuck.created.total).toBeGreaterThan(0);
+  });
+
+  it("refunding too long is the refunding queue: over the refunding threshold, oldest first", async () => {
+    const snapshot = await loadQueues(SCOPE, { limit: 1000 });
+    expect(stuckKeys(snapshot, "refunding")).toEqual(expectedStuck("refunding"));
+    const ages = snapshot.stuck.refunding.items.map((o) => o.secondsInState);
+    expect(ages).toEqual([...ages].sort((a, b) => b - a));
+  });
+
+  it("the exceptions inbox: open exceptions only, oldest first, with or without an order", async () => {
+    const snapshot = await loadQueues(SCOPE, { limit: 1000 });
+    expect(snapshot.exceptions.items.map((e) => e.id)).toEqual(expectedExceptions());
+    expect(snapshot.exceptions.total).toBe(expectedExceptions().length);
+    const byId = new Map(exceptions.map((e) => [e.id, e]));
+    for (const item of snapshot.exceptions.items) {
+      expect(item.orderNo).toBe(byId.get(item.id)!.orderNo);
+      expect(item).toMatchObject({ kind: "amount-mismatch", event: "pay", amount: 500, currency: "CNY" });
+      expect(item.bizKey).toMatch(/^TX-\d+$/);
+    }
+    expect(snapshot.exceptions.items.some((e) => e.orderNo === null)).toBe(true);
+  });
+
+  it("each list is capped at the limit, with the full count beside it", async () => {
+    const snapshot = await loadQueues(SCOPE, { limit: 5 });
+    for (const state of QUEUE_STATES) {
+      const want = expectedStuck(state);
+      expect(stuckKeys(snapshot, state)).toEqual(want.slice(0, 5));
+      expect(snapshot.stuck[state].total).toBe(want.length);
+    }
+    expect(snapshot.exceptions.items.map((e) => e.id)).toEqual(expectedExceptions().slice(0, 5));
+    expect(snapshot.exceptions.total).toBe(expectedExceptions().length);
+  });
+
+  it("never shows a tenant outside the scope", async () => {
+    const snapshot = await loadQueues(SCOPE, { limit: 1000 });
+    const tenants = new Set([
+      ...QUEUE_STATES.flatMap((s) => snapshot.stuck[s].items.map((o) => o.tenantId)),
+      ...snapshot.exceptions.items.map((e) => e.tenantId),
+    ]);
+    expect([...tenants].sort()).toEqual(["alpha", "beta"]);
+    const none = await loadQueues([]);
+    for (const state of QUEUE_STATES) expect(none.stuck[state]).toEqual({ total: 0, items: [] });
+    expect(none.exceptions).toEqual({ total: 0, items: [] });
+  });
+
+  it("is plain JSON, as the live view receives it", async () => {
+    const snapshot = await loadQueues(SCOPE);
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+    expect(Date.parse(snapshot.asOf)).not.toBeNaN();
+  });
+
+  it("GET /api/console/queues answers the caller's own scope", async () => {
+    const { GET } = await import("@/app/api/console/queues/route");
+    session.staff = { id: 1, email: "agent@test", name: "agent", role: "agent", tenantIds: ["beta"], locale: "en", tokenVersion: 0 };
+    const response = await GET(new NextRequest("http://localhost/api/console/queues"), { params: Promise.resolve({}) });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as QueuesSnapshot;
+    expect(stuckKeys(body, "created")).toEqual(expectedStuck("created", ["beta"]).slice(0, 50));
+    expect(body.exceptions.items.map((e) => e.id)).toEqual(expectedExceptions(["beta"]));
+  });
+});
+
+describe("loadQueues: every statement reads through an index", () => {
+  it("no sequential scan of orders or order_exceptions", async () => {
+    const pool = getPool();
+    const spy = vi.spyOn(pool, "query");
+    await loadQueues(SCOPE);
+    const statements = spy.mock.calls.map(([text, values]) => ({ text: text as unknown as string, values: values as unknown[] }));
+    spy.mockRestore();
+    expect(statements.length).toBe(4);
+    const client = await pool.connect();
+    try {
+      // See search-orders.integration.test.ts: at this size only "is there an index path" is meaningful.
+      await client.query("SET enable_seqscan = off");
+      const used = new Set<string>();
+      for (const { text, values } of statements) {
+        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
+        for (const node of flatten(rows[0]!["QUERY PLAN"][0].Plan)) {
+          if (node["Relation Name"] === "orders" || node["Relation Name"] === "order_exceptions") {
+            expect(node["Node Type"], `${node["Relation Name"]}`).not.toBe("Seq Scan");
+          }
+          if (node["Index Name"]) used.add(node["Index Name"]);
+        }
+      }
+      expect(used).toContain("orders_tenant_id_state_state_at_idx");
+      expect(used).toContain("order_exceptions_tenant_id_status_created_at_idx");
+    } finally {
+      await client.query("RESET enable_seqscan");
+      client.release();
+    }
+  });
+});
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Plans?: PlanNode[];
+}
+
+function flatten(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(flatten)];
+}

@@ -1,0 +1,156 @@
+import "server-only";
+import { getPool } from "@/lib/db/pool";
+import type { OrderState } from "@/lib/orders/machine";
+
+// The work queues ops and support clear every day, each oldest first:
+// - stuck orders: in created, paid or delivering longer than the product's max_dwell_seconds for
+//   that state (a dropped payment callback, a delivery that never finished);
+// - refunding too long: the same rule for refunding (a channel that never answered the refund);
+// - the exceptions inbox: open order_exceptions (money or facts the ledger could not apply).
+// Stuck lists are ranges of orders (tenant_id, state, state_at) below each pair's own cutoff; the
+// inbox is a range of order_exceptions (tenant_id, status, created_at). Each list is capped, with
+// the full count beside it.
+//
+// The snapshot is plain JSON (times as ISO strings): the page renders it on the server and hands it
+// to the live view, which then polls /api/console/queues for the same shape.
+
+export const QUEUE_STATES = ["created", "paid", "delivering", "refunding"] as const satisfies readonly OrderState[];
+export type QueueState = (typeof QUEUE_STATES)[number];
+
+/** Rows per list unless the caller asks otherwise. */
+export const QUEUE_LIMIT = 50;
+
+export interface StuckOrder {
+  readonly id: number;
+  readonly tenantId: string;
+  readonly orderNo: string;
+  readonly playerId: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly state: QueueState;
+  readonly stateAt: string;
+  readonly secondsInState: number;
+  readonly maxDwellSeconds: number;
+}
+
+export interface OpenException {
+  readonly id: number;
+  readonly tenantId: string;
+  readonly kind: string;
+  /** Null when the fact could not be tied to an order. */
+  readonly orderNo: string | null;
+  readonly amount: number | null;
+  readonly currency: string;
+  readonly event: string | null;
+  readonly bizKey: string;
+  readonly createdAt: string;
+  readonly ageSeconds: number;
+}
+
+export interface QueueList<T> {
+  readonly total: number;
+  /** Oldest first, at most the limit. */
+  readonly items: readonly T[];
+}
+
+export interface QueuesSnapshot {
+  /** The database's clock when the snapshot was taken: ages are as of this instant. */
+  readonly asOf: string;
+  readonly stuck: Readonly<Record<QueueState, QueueList<StuckOrder>>>;
+  readonly exceptions: QueueList<OpenException>;
+}
+
+function emptyStuck(): Record<QueueState, { total: number; items: StuckOrder[] }> {
+  return { created: { total: 0, items: [] }, paid: { total: 0, items: [] }, delivering: { total: 0, items: [] }, refunding: { total: 0, items: [] } };
+}
+
+/** Every queue for the given tenants (the caller's scope: nothing outside it is read). */
+export async function loadQueues(scope: readonly string[], options: { limit?: number } = {}): Promise<QueuesSnapshot> {
+  const limit = options.limit ?? QUEUE_LIMIT;
+  const tenants = [...new Set(scope)];
+  if (tenants.length === 0) {
+    const { rows } = await getPool().query<{ asOf: string }>(`SELECT ${ISO("now()")} AS "asOf"`);
+    return { asOf: rows[0]!.asOf, stuck: emptyStuck(), exceptions: { total: 0, items: [] } };
+  }
+  const [stuck, exceptions] = await Promise.all([stuckQueues(tenants, limit), exceptionsInbox(tenants, limit)]);
+  return { asOf: stuck.asOf, stuck: stuck.lists, exceptions };
+}
+
+/** ISO 8601 in UTC with milliseconds, as JSON would have it. */
+const ISO = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+// The (tenant, state, threshold) pairs: a product without a threshold for a state has no queue for
+// it. Settings are edited by people, so anything but a number of at least one second is no
+// threshold (the CASE keeps the cast away from values that are not numbers).
+const PAIRS = `
+  SELECT ts.tenant_id, s.state, floor((ts.max_dwell_seconds ->> s.state)::float8)::int AS dwell
+  FROM tenant_settings ts CROSS JOIN unnest($2::text[]) AS s(state)
+  WHERE ts.tenant_id = ANY($1)
+    AND CASE WHEN jsonb_typeof(ts.max_dwell_seconds -> s.state) = 'number'
+             THEN (ts.max_dwell_seconds ->> s.state)::float8 >= 1 ELSE false END`;
+
+async function stuckQueues(
+  tenants: readonly string[],
+  limit: number,
+): Promise<{ asOf: string; lists: Record<QueueState, { total: number; items: StuckOrder[] }> }> {
+  const [list, counts] = await Promise.all([
+    // Per pair, its oldest `limit` in index order; then per state, the oldest `limit` across products.
+    getPool().query<StuckOrder & { asOf: string }>(
+      `WITH p AS MATERIALIZED (${PAIRS}),
+       o AS (
+         SELECT o.*, p.dwell, row_number() OVER (PARTITION BY o.state ORDER BY o.state_at, o.id) AS rank
+         FROM p CROSS JOIN LATERAL (
+           SELECT o.id, o.tenant_id, o.order_no, o.player_id, o.amount, o.currency, o.state, o.state_at
+           FROM orders o
+           WHERE o.tenant_id = p.tenant_id AND o.state = p.state AND o.state_at < now() - p.dwell * interval '1 second'
+           ORDER BY o.state_at, o.id LIMIT $3
+         ) o
+       )
+       SELECT id, tenant_id AS "tenantId", order_no AS "orderNo", player_id AS "playerId", amount, currency, state,
+              ${ISO("state_at")} AS "stateAt", floor(extract(epoch FROM now() - state_at))::int AS "secondsInState",
+              dwell AS "maxDwellSeconds", ${ISO("now()")} AS "asOf"
+       FROM o WHERE rank <= $3 ORDER BY state, state_at, id`,
+      [tenants, QUEUE_STATES, limit],
+    ),
+    // Counted per pair from the same index (index-only: state_at is in it), so a large backlog costs
+    // a range count, not a table scan.
+    getPool().query<{ state: QueueState; n: number; asOf: string }>(
+      `WITH p AS MATERIALIZED (${PAIRS})
+       SELECT p.state, sum((SELECT count(*) FROM orders o
+                            WHERE o.tenant_id = p.tenant_id AND o.state = p.state
+                              AND o.state_at < now() - p.dwell * interval '1 second'))::int AS n,
+              ${ISO("now()")} AS "asOf"
+       FROM p GROUP BY p.state`,
+      [tenants, QUEUE_STATES],
+    ),
+  ]);
+  const lists = emptyStuck();
+  for (const { asOf: _asOf, ...row } of list.rows) lists[row.state].items.push(row);
+  for (const row of counts.rows) lists[row.state].total = row.n;
+  const asOf = counts.rows[0]?.asOf ?? list.rows[0]?.asOf ?? new Date().toISOString();
+  return { asOf, lists };
+}
+
+async function exceptionsInbox(tenants: readonly string[], limit: number): Promise<{ total: number; items: OpenException[] }> {
+  const [list, count] = await Promise.all([
+    getPool().query<OpenException>(
+      `SELECT e.id, e.tenant_id AS "tenantId", e.kind, o.order_no AS "orderNo", e.amount,
+              coalesce(o.currency, t.currency) AS currency, e.event, e.biz_key AS "bizKey",
+              ${ISO("e.created_at")} AS "createdAt", floor(extract(epoch FROM now() - e.created_at))::int AS "ageSeconds"
+       FROM unnest($1::text[]) AS s(tenant_id)
+       CROSS JOIN LATERAL (
+         SELECT * FROM order_exceptions e WHERE e.tenant_id = s.tenant_id AND e.status = 'open'
+         ORDER BY e.created_at, e.id LIMIT $2
+       ) e
+       JOIN tenants t ON t.id = e.tenant_id
+       LEFT JOIN orders o ON o.id = e.order_id
+       ORDER BY e.created_at, e.id LIMIT $2`,
+      [tenants, limit],
+    ),
+    getPool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM order_exceptions WHERE tenant_id = ANY($1) AND status = 'open'`,
+      [tenants],
+    ),
+  ]);
+  return { total: count.rows[0]!.n, items: list.rows };
+}

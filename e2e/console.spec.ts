@@ -1,0 +1,79 @@
+import { expect, signIn, test } from "./fixtures";
+
+/** A paid or delivering order, stuck past its product's limit, whose refund needs no approval. */
+const STUCK_REFUNDABLE = `
+  SELECT o.id, o.tenant_id, o.order_no, o.player_id, o.state FROM orders o JOIN tenant_settings s ON s.tenant_id = o.tenant_id
+  WHERE o.state IN ('paid', 'delivering') AND o.amount <= s.refund_approval_amount
+    AND o.state_at < now() - make_interval(secs => (s.max_dwell_seconds ->> o.state)::int)
+    AND NOT EXISTS (SELECT 1 FROM refund_approvals a WHERE a.order_id = o.id)
+  ORDER BY o.id`;
+
+test("console: an agent finds a stuck order by player id, reads its history, requests a refund and sees it applied", async ({ page, db }, testInfo) => {
+  const { rows } = await db.query(`${STUCK_REFUNDABLE} LIMIT 1`);
+  const order = rows[0];
+  expect(order).toBeDefined();
+  await signIn(page, "agent@example.com");
+
+  await page.goto("/orders");
+  await page.getByLabel("Order no, player id or payment transaction id").fill(order.player_id);
+  await page.getByLabel(/Stuck only/).check();
+  await page.getByRole("button", { name: "Search" }).click();
+  const row = page.getByTestId(`order-row-${order.tenant_id}-${order.order_no}`);
+  await expect(row).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("orders-page.png"), fullPage: true });
+
+  await row.getByRole("link", { name: order.order_no }).click();
+  await expect(page.getByRole("heading", { name: order.order_no })).toBeVisible();
+  const timeline = page.getByTestId("timeline");
+  const before = await timeline.locator("li").count();
+  expect(before).toBeGreaterThan(0);
+  await expect(timeline.locator("li").first()).toContainText(order.state);
+
+  await page.getByRole("button", { name: /Request refund/ }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel(/Reason/).fill("player reports the items never arrived");
+  await dialog.getByTestId("confirm-event").click();
+  await expect(dialog.getByRole("status")).toContainText("Done: the order is now refunding");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  await expect(page.getByText("refunding", { exact: true }).first()).toBeVisible();
+  await expect(timeline.locator("li")).toHaveCount(before + 1);
+  await expect(timeline.locator("li").first()).toContainText("request-refund");
+  await expect(timeline.locator("li").first()).toContainText("player reports the items never arrived");
+  await page.screenshot({ path: testInfo.outputPath("order-page.png"), fullPage: true });
+
+  const { rows: written } = await db.query(
+    `SELECT from_state, to_state, actor, source, reason FROM order_transitions WHERE order_id = $1 AND event = 'request-refund'`,
+    [order.id],
+  );
+  expect(written).toEqual([
+    { from_state: order.state, to_state: "refunding", actor: "staff:agent@example.com", source: "console", reason: "player reports the items never arrived" },
+  ]);
+});
+
+test("console: a double-click on confirm applies the event once", async ({ page, db }) => {
+  const { rows } = await db.query(`${STUCK_REFUNDABLE} OFFSET 1 LIMIT 1`);
+  const order = rows[0];
+  expect(order).toBeDefined();
+  await signIn(page, "agent@example.com");
+  await page.goto(`/orders/${order.tenant_id}/${order.order_no}`);
+
+  await page.getByRole("button", { name: /Request refund/ }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel(/Reason/).fill("double-click check");
+  await dialog.getByTestId("confirm-event").dblclick();
+  await expect(dialog.getByRole("status")).toBeVisible();
+
+  const { rows: written } = await db.query(`SELECT count(*)::int AS n FROM order_transitions WHERE order_id = $1 AND event = 'request-refund'`, [order.id]);
+  expect(written[0].n).toBe(1);
+  const { rows: state } = await db.query(`SELECT state FROM orders WHERE id = $1`, [order.id]);
+  expect(state[0].state).toBe("refunding");
+});
+
+test("console: the queues show stuck orders and the exceptions inbox", async ({ page }, testInfo) => {
+  await signIn(page, "ops@example.com");
+  await page.goto("/queues");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.locator("a[href^='/orders/']").first()).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("queues-page.png"), fullPage: true });
+});

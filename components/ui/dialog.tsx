@@ -1,19 +1,19 @@
 "use client";
 
-import { useId, useRef, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 
 /**
  * A modal on the native <dialog>: focus is trapped, Escape closes it, the page behind is inert.
  * Mount it to open it; `onClose` runs however it closes. `close` is handed to the children.
  */
 export function Dialog({ title, onClose, children }: { title: ReactNode; onClose: () => void; children: (close: () => void) => ReactNode }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const [element, setElement] = useState<HTMLDialogElement | null>(null);
   const titleId = useId();
   return (
     <dialog
       ref={(el) => {
-        ref.current = el;
         if (el && !el.open) el.showModal();
+        setElement(el);
       }}
       onClose={onClose}
       aria-labelledby={titleId}
@@ -23,7 +23,7 @@ export function Dialog({ title, onClose, children }: { title: ReactNode; onClose
         <h2 id={titleId} className="text-lg font-semibold">
           {title}
         </h2>
-        {children(() => ref.current?.close())}
+        {children(() => element?.close())}
       </div>
     </dialog>
   );

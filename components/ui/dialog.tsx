@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type ReactNode } from "react";
+import { useCallback, useId, useState, type ReactNode } from "react";
 
 /**
  * A modal on the native <dialog>: focus is trapped, Escape closes it, the page behind is inert.
@@ -9,12 +9,14 @@ import { useId, useState, type ReactNode } from "react";
 export function Dialog({ title, onClose, children }: { title: ReactNode; onClose: () => void; children: (close: () => void) => ReactNode }) {
   const [element, setElement] = useState<HTMLDialogElement | null>(null);
   const titleId = useId();
+  // Stable, so React attaches it once rather than on every render.
+  const attach = useCallback((el: HTMLDialogElement | null) => {
+    if (el && !el.open) el.showModal();
+    setElement(el);
+  }, []);
   return (
     <dialog
-      ref={(el) => {
-        if (el && !el.open) el.showModal();
-        setElement(el);
-      }}
+      ref={attach}
       onClose={onClose}
       aria-labelledby={titleId}
       className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"

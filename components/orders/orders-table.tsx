@@ -34,7 +34,7 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
         <tbody>
           {rows.map((row) => (
             <tr key={row.id} className="border-b align-top last:border-0" data-testid={`order-row-${row.tenantId}-${row.orderNo}`}>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3">
                 <span className="inline-flex items-center gap-1">
                   <Link href={orderHref(row.tenantId, row.orderNo)} className="font-mono font-medium text-slate-900 underline-offset-2 hover:underline">
                     {row.orderNo}
@@ -51,21 +51,21 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
                   </div>
                 ) : null}
               </td>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3">
                 <div>{names.get(row.tenantId) ?? row.tenantId}</div>
                 <div className="font-mono text-xs text-slate-500">{row.tenantId}</div>
               </td>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3">
                 <span className="inline-flex items-center gap-1">
                   <span className="font-mono">{row.playerId}</span>
                   <CopyButton value={row.playerId} label={t("copy")} />
                 </span>
               </td>
-              <td className="p-3 text-right tabular-nums">{formatMoney(row.amount, row.currency)}</td>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(row.amount, row.currency)}</td>
+              <td className="whitespace-nowrap p-3">
                 <StateBadge state={row.state} />
               </td>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3">
                 <InState row={row} />
               </td>
               <td className="p-3 text-xs text-slate-700">

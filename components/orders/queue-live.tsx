@@ -152,8 +152,8 @@ function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initial
     url.searchParams.set("tab", next);
     window.history.replaceState(null, "", url);
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
-    const index = STUCK_TABS.indexOf(tab);
+  const onKeyDown = (from: StuckTab, event: KeyboardEvent<HTMLButtonElement>) => {
+    const index = STUCK_TABS.indexOf(from);
     const last = STUCK_TABS.length - 1;
     const target =
       event.key === "ArrowRight" ? (index === last ? 0 : index + 1)
@@ -185,7 +185,7 @@ function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initial
               aria-controls={`${base}-panel`}
               tabIndex={selected ? 0 : -1}
               onClick={() => select(state, false)}
-              onKeyDown={onKeyDown}
+              onKeyDown={(event) => onKeyDown(state, event)}
               data-testid={`queue-tab-${state}`}
               className={`inline-flex items-center gap-2 rounded-md border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${
                 selected ? "border-slate-900 bg-white shadow-sm" : "border-slate-200 bg-slate-50 text-slate-600 hover:bg-white"

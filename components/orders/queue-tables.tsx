@@ -35,7 +35,7 @@ export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[
         <tbody>
           {items.map((o) => (
             <tr key={o.id} className="border-b align-top last:border-0" data-testid={`queue-row-${o.tenantId}-${o.orderNo}`}>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3">
                 <span className="inline-flex items-center gap-1">
                   <Link href={orderHref(o.tenantId, o.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
                     {o.orderNo}
@@ -44,14 +44,14 @@ export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[
                 </span>
               </td>
               <td className="p-3 font-mono text-xs">{o.tenantId}</td>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3">
                 <span className="inline-flex items-center gap-1">
                   <span className="font-mono">{o.playerId}</span>
                   <CopyButton value={o.playerId} label={t("copy")} />
                 </span>
               </td>
-              <td className="p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency)}</td>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency)}</td>
+              <td className="whitespace-nowrap p-3">
                 <span className="font-medium text-red-700 tabular-nums">{duration(o.secondsInState)}</span>
                 <span className="block text-xs text-slate-500">{t("threshold", { limit: duration(o.maxDwellSeconds) })}</span>
               </td>
@@ -87,7 +87,7 @@ export function QueueExceptionsTable({ items }: { items: readonly OpenException[
           {items.map((e) => (
             <tr key={e.id} className="border-b align-top last:border-0" data-testid={`queue-exception-${e.id}`}>
               <td className="p-3 font-mono text-xs">{e.kind}</td>
-              <td className="p-3">
+              <td className="whitespace-nowrap p-3">
                 {e.orderNo ? (
                   <Link href={orderHref(e.tenantId, e.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
                     {e.orderNo}
@@ -97,7 +97,7 @@ export function QueueExceptionsTable({ items }: { items: readonly OpenException[
                 )}
                 <span className="block font-mono text-xs text-slate-500">{e.tenantId}</span>
               </td>
-              <td className="p-3 text-right tabular-nums">{e.amount !== null ? formatMoney(e.amount, e.currency) : "—"}</td>
+              <td className="whitespace-nowrap p-3 text-right tabular-nums">{e.amount !== null ? formatMoney(e.amount, e.currency) : "—"}</td>
               <td className="p-3 font-mono text-xs">{e.event ?? "—"}</td>
               <td className="p-3">
                 {e.bizKey ? (

@@ -42,7 +42,7 @@ export async function ActorSummaryTable({
           <table className="w-full border-collapse text-sm" data-testid="actor-summary">
             <caption className="sr-only">{t("caption")}</caption>
             <thead>
-              <tr className="border-b text-left text-slate-500">
+              <tr className="border-b border-slate-200 text-left text-slate-500">
                 <th scope="col" className="p-3 font-medium">{t("actor")}</th>
                 <th scope="col" className="p-3 text-right font-medium">{t("orders")}</th>
                 <th scope="col" className="p-3 text-right font-medium">{t("transitions")}</th>
@@ -51,7 +51,7 @@ export async function ActorSummaryTable({
             </thead>
             <tbody>
               {summary.rows.map((row) => (
-                <tr key={row.actor} className="border-b align-top last:border-0">
+                <tr key={row.actor} className="border-b border-slate-100 align-top last:border-0">
                   <td className="p-3">
                     <Link href={actorHref(row.actor)} className="font-mono text-xs underline-offset-2 hover:underline">
                       {row.actor}

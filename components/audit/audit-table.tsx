@@ -47,7 +47,7 @@ export async function AuditTable({ rows, actorHref }: { rows: readonly AuditRow[
       <table className="w-full border-collapse text-sm" data-testid="audit-table">
         <caption className="sr-only">{t("caption")}</caption>
         <thead>
-          <tr className="border-b text-left text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-slate-500">
             <th scope="col" className="p-3 font-medium">{t("when")}</th>
             <th scope="col" className="p-3 font-medium">{t("tenant")}</th>
             <th scope="col" className="p-3 font-medium">{t("order")}</th>
@@ -58,7 +58,7 @@ export async function AuditTable({ rows, actorHref }: { rows: readonly AuditRow[
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.cursor} className="border-b align-top last:border-0" data-kind={row.kind}>
+            <tr key={row.cursor} className="border-b border-slate-100 align-top last:border-0" data-kind={row.kind}>
               <td className="whitespace-nowrap p-3 text-xs">
                 <Time value={row.at} />
               </td>

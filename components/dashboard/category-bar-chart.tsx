@@ -9,13 +9,20 @@ export interface CategoryBar {
   readonly color: string;
 }
 
-/** One bar per category (orders per state, stuck orders per state). */
+/** One horizontal bar per category (orders per state, stuck orders per state): long state names stay readable. */
 export function CategoryBarChart({ data, valueLabel }: { data: readonly CategoryBar[]; valueLabel: string }) {
   return (
-    <BarChart responsive data={[...data]} style={{ width: "100%", height: 220 }} margin={{ top: 8, right: 8, bottom: 8, left: 0 }} accessibilityLayer>
-      <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-      <XAxis dataKey="key" tick={{ fontSize: 11, fontFamily: "ui-monospace, monospace" }} interval={0} />
-      <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={48} />
+    <BarChart
+      layout="vertical"
+      responsive
+      data={[...data]}
+      style={{ width: "100%", height: Math.max(120, 30 * data.length + 40) }}
+      margin={{ top: 4, right: 16, bottom: 4, left: 8 }}
+      accessibilityLayer
+    >
+      <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#e2e8f0" />
+      <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
+      <YAxis type="category" dataKey="key" width={84} tick={{ fontSize: 11, fontFamily: "ui-monospace, monospace" }} interval={0} />
       <Tooltip
         cursor={{ fill: "#f1f5f9" }}
         labelFormatter={(key) => {
@@ -23,7 +30,7 @@ export function CategoryBarChart({ data, valueLabel }: { data: readonly Category
           return bar ? `${bar.key} · ${bar.label}` : String(key);
         }}
       />
-      <Bar dataKey="value" name={valueLabel} isAnimationActive={false}>
+      <Bar dataKey="value" name={valueLabel} isAnimationActive={false} barSize={18}>
         {data.map((d) => (
           <Cell key={d.key} fill={d.color} />
         ))}

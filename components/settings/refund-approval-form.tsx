@@ -22,16 +22,18 @@ export function RefundApprovalForm({ tenant, updatedAt, amount, currency }: { te
     >
       {({ fieldError }) => (
         <Field label={t("field", { currency })} htmlFor={id} error={fieldError("amount")} hint={t("hint", { amount: formatMoney(amount, currency) })}>
-          <Input
-            id={id}
-            name="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={moneyText(amount)}
-            className="w-40 tabular-nums"
-            aria-invalid={fieldError("amount") ? true : undefined}
-            aria-describedby={fieldError("amount") ? `${id}-error` : undefined}
-          />
+          <div className="max-w-48">
+            <Input
+              id={id}
+              name="amount"
+              inputMode="decimal"
+              autoComplete="off"
+              defaultValue={moneyText(amount)}
+              className="tabular-nums"
+              aria-invalid={fieldError("amount") ? true : undefined}
+              aria-describedby={fieldError("amount") ? `${id}-error` : undefined}
+            />
+          </div>
         </Field>
       )}
     </SettingsForm>

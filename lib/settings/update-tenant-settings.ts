@@ -55,7 +55,7 @@ export async function updateTenantSettings(tenantId: string, expectedUpdatedAt: 
       );
       const who = last[0] ? ` (by ${last[0].actor.replace(/^staff:/, "")} at ${utc(last[0].at)})` : "";
       throw new AppError("conflict", `stale settings form for ${tenantId}: expected updated_at ${expectedUpdatedAt}`, {
-        userMessage: `The settings of ${tenantId} were saved again since this page was opened${who}. Nothing was changed: reload the page to see the current values, then decide again.`,
+        userMessage: `The settings of ${tenantId} were saved again since this page was opened${who}. Nothing was changed: look at the current values, then decide again.`,
       });
     }
 

@@ -21,7 +21,7 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
       <table className="w-full border-collapse text-sm" data-testid="orders-table">
         <caption className="sr-only">{t("caption")}</caption>
         <thead>
-          <tr className="border-b text-left text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-slate-500">
             <th scope="col" className="p-3 font-medium">{t("orderNo")}</th>
             <th scope="col" className="p-3 font-medium">{t("tenant")}</th>
             <th scope="col" className="p-3 font-medium">{t("player")}</th>
@@ -33,7 +33,7 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id} className="border-b align-top last:border-0" data-testid={`order-row-${row.tenantId}-${row.orderNo}`}>
+            <tr key={row.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`order-row-${row.tenantId}-${row.orderNo}`}>
               <td className="whitespace-nowrap p-3">
                 <span className="inline-flex items-center gap-1">
                   <Link href={orderHref(row.tenantId, row.orderNo)} className="font-mono font-medium text-slate-900 underline-offset-2 hover:underline">

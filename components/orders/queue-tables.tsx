@@ -23,7 +23,7 @@ export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[
       <table className="w-full border-collapse text-sm" data-testid={testId}>
         <caption className="sr-only">{t("stuckCaption")}</caption>
         <thead>
-          <tr className="border-b text-left text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-slate-500">
             <th scope="col" className={TH}>{t("orderNo")}</th>
             <th scope="col" className={TH}>{t("tenant")}</th>
             <th scope="col" className={TH}>{t("player")}</th>
@@ -34,7 +34,7 @@ export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[
         </thead>
         <tbody>
           {items.map((o) => (
-            <tr key={o.id} className="border-b align-top last:border-0" data-testid={`queue-row-${o.tenantId}-${o.orderNo}`}>
+            <tr key={o.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`queue-row-${o.tenantId}-${o.orderNo}`}>
               <td className="whitespace-nowrap p-3">
                 <span className="inline-flex items-center gap-1">
                   <Link href={orderHref(o.tenantId, o.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
@@ -74,7 +74,7 @@ export function QueueExceptionsTable({ items }: { items: readonly OpenException[
       <table className="w-full border-collapse text-sm" data-testid="queue-exceptions">
         <caption className="sr-only">{t("exceptionsCaption")}</caption>
         <thead>
-          <tr className="border-b text-left text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-slate-500">
             <th scope="col" className={TH}>{t("kind")}</th>
             <th scope="col" className={TH}>{t("order")}</th>
             <th scope="col" className={`${TH} text-right`}>{t("amount")}</th>
@@ -85,7 +85,7 @@ export function QueueExceptionsTable({ items }: { items: readonly OpenException[
         </thead>
         <tbody>
           {items.map((e) => (
-            <tr key={e.id} className="border-b align-top last:border-0" data-testid={`queue-exception-${e.id}`}>
+            <tr key={e.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`queue-exception-${e.id}`}>
               <td className="p-3 font-mono text-xs">{e.kind}</td>
               <td className="whitespace-nowrap p-3">
                 {e.orderNo ? (

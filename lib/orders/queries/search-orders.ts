@@ -306,10 +306,17 @@ async function countBrowse(filter: Filter, countLimit: number): Promise<OrderTot
   const pairs = pairsRelation(filter, params);
   const where = conditions(filter, params);
   const cap = params.add(countLimit + 1, "int");
+  // The ORDER BY is there for the planner, not the count: the pair is a parameter, so it cannot
+  // see that a small state is small, and with a bare LIMIT it bets on a sequential scan finding
+  // enough rows early (measured: 1.5 s at 1,000,000 orders). Asking for index order keeps it on
+  // the range scan: the state_at index for stuck, the page's own order otherwise.
+  const order = filter.stuck ? `o.state_at` : orderBy("o.created_at", "older");
   const { rows } = await getPool().query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (
        SELECT 1 FROM ${pairs}
-       CROSS JOIN LATERAL (SELECT 1 FROM orders o WHERE o.tenant_id = p.tenant_id AND o.state = p.state${where} LIMIT ${cap}) o
+       CROSS JOIN LATERAL (
+         SELECT 1 FROM orders o WHERE o.tenant_id = p.tenant_id AND o.state = p.state${where} ORDER BY ${order} LIMIT ${cap}
+       ) o
        LIMIT ${cap}
      ) c`,
     params.values,

@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_DATABASE_URL, E2E_PORT } from "./e2e/env";
+import { E2E_PORT, E2E_SERVER_URL } from "./e2e/env";
 
 // Browser tests on Debian's Chromium (Playwright cannot download its own here), against the built
 // console on a real PostgreSQL database that e2e/server.ts recreates and seeds for every run.
@@ -27,6 +27,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",
-    env: { DATABASE_URL: E2E_DATABASE_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn" },
+    env: { E2E_SERVER_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn" },
   },
 });

@@ -5,9 +5,9 @@ import { migrate } from "@/lib/db/migrate";
 import { closePool, getPool } from "@/lib/db/pool";
 import { seedDemo } from "@/lib/seed/demo";
 import { seedDemoStaff } from "@/lib/seed/staff";
-import { E2E_ADMIN_URL, E2E_DATABASE_NAME, E2E_DATABASE_URL } from "./env";
+import { E2E_DATABASE_NAME, E2E_DATABASE_URL, E2E_SERVER_URL } from "./env";
 
-const admin = new pg.Client({ connectionString: E2E_ADMIN_URL });
+const admin = new pg.Client({ connectionString: E2E_SERVER_URL });
 await admin.connect();
 await admin.query(`DROP DATABASE IF EXISTS "${E2E_DATABASE_NAME}" WITH (FORCE)`);
 await admin.query(`CREATE DATABASE "${E2E_DATABASE_NAME}"`);

@@ -23,7 +23,7 @@ export default defineConfig({
   webServer: {
     command: "tsx --conditions=react-server e2e/server.ts",
     url: `http://127.0.0.1:${E2E_PORT}/sign-in`,
-    timeout: 240_000,
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",

@@ -40,6 +40,7 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
     refetchInterval: POLL_MS,
   });
   const stuckTotal = STUCK_TABS.reduce((sum, state) => sum + data.stuck[state].total, 0);
+  const stuckMore = STUCK_TABS.some((state) => data.stuck[state].more);
 
   return (
     <div className="space-y-8">
@@ -66,9 +67,9 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
       </div>
 
       <nav aria-label={t("jump")} className="grid gap-3 sm:grid-cols-3">
-        <JumpCard href="#stuck" label={t("stuck.title")} count={stuckTotal} />
-        <JumpCard href="#exceptions" label={t("exceptions.title")} count={data.exceptions.total} />
-        <JumpCard href="#refunding" label={t("refunding.title")} count={data.stuck.refunding.total} />
+        <JumpCard href="#stuck" label={t("stuck.title")} count={stuckTotal} more={stuckMore} />
+        <JumpCard href="#exceptions" label={t("exceptions.title")} count={data.exceptions.total} more={data.exceptions.more} />
+        <JumpCard href="#refunding" label={t("refunding.title")} count={data.stuck.refunding.total} more={data.stuck.refunding.more} />
       </nav>
 
       <section id="stuck" aria-labelledby="stuck-heading" className="scroll-mt-4 space-y-3">
@@ -83,7 +84,7 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
         ) : (
           <>
             <QueueExceptionsTable items={data.exceptions.items} />
-            <Showing shown={data.exceptions.items.length} total={data.exceptions.total} />
+            <Showing shown={data.exceptions.items.length} list={data.exceptions} />
           </>
         )}
       </section>
@@ -95,7 +96,7 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
         ) : (
           <>
             <QueueStuckTable items={data.stuck.refunding.items} testId="queue-refunding" />
-            <Showing shown={data.stuck.refunding.items.length} total={data.stuck.refunding.total} />
+            <Showing shown={data.stuck.refunding.items.length} list={data.stuck.refunding} />
           </>
         )}
       </section>
@@ -103,7 +104,13 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
   );
 }
 
-function JumpCard({ href, label, count }: { href: string; label: string; count: number }) {
+/** A queue's size: exact, or "10,000+" past the count limit. */
+function Count({ total, more }: { total: number; more: boolean }) {
+  const t = useTranslations("queues");
+  return <>{more ? t("countMore", { count: total }) : total.toLocaleString()}</>;
+}
+
+function JumpCard({ href, label, count, more }: { href: string; label: string; count: number; more: boolean }) {
   return (
     <a
       href={href}
@@ -111,7 +118,7 @@ function JumpCard({ href, label, count }: { href: string; label: string; count: 
     >
       <span className="block text-sm text-slate-600">{label}</span>
       <span className={`block text-2xl font-semibold tabular-nums ${count > 0 ? "text-slate-900" : "text-slate-400"}`}>
-        {count.toLocaleString()}
+        <Count total={count} more={more} />
       </span>
     </a>
   );
@@ -132,10 +139,10 @@ function Empty({ text }: { text: string }) {
   return <p className="rounded border border-dashed border-slate-300 p-6 text-sm text-slate-600">{text}</p>;
 }
 
-function Showing({ shown, total }: { shown: number; total: number }) {
+function Showing({ shown, list }: { shown: number; list: { total: number; more: boolean } }) {
   const t = useTranslations("queues");
-  if (shown >= total) return null;
-  return <p className="text-xs text-slate-500">{t("showing", { shown, total })}</p>;
+  if (shown >= list.total && !list.more) return null;
+  return <p className="text-xs text-slate-500">{t(list.more ? "showingMore" : "showing", { shown, total: list.total })}</p>;
 }
 
 /** WAI-ARIA tabs: arrow keys, Home and End move between states; the choice is kept in the URL. */
@@ -192,7 +199,9 @@ function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initial
               }`}
             >
               <StateBadge state={state} />
-              <span className="tabular-nums font-medium">{snapshot.stuck[state].total.toLocaleString()}</span>
+              <span className="tabular-nums font-medium">
+                <Count total={snapshot.stuck[state].total} more={snapshot.stuck[state].more} />
+              </span>
             </button>
           );
         })}
@@ -203,7 +212,7 @@ function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initial
         ) : (
           <>
             <QueueStuckTable items={list.items} testId={`queue-stuck-${tab}`} />
-            <Showing shown={list.items.length} total={list.total} />
+            <Showing shown={list.items.length} list={list} />
           </>
         )}
       </div>

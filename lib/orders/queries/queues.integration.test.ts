@@ -132,8 +132,8 @@ describe("loadQueues", () => {
 
   it("a product without a usable threshold for a state has no queue for it", async () => {
     const snapshot = await loadQueues(["beta"], { limit: 1000 });
-    expect(snapshot.stuck.paid).toEqual({ total: 0, items: [] });
-    expect(snapshot.stuck.delivering).toEqual({ total: 0, items: [] });
+    expect(snapshot.stuck.paid).toEqual({ total: 0, more: false, items: [] });
+    expect(snapshot.stuck.delivering).toEqual({ total: 0, more: false, items: [] });
     expect(snapshot.stuck.created.total).toBeGreaterThan(0);
   });
 
@@ -168,6 +168,19 @@ describe("loadQueues", () => {
     expect(snapshot.exceptions.total).toBe(expectedExceptions().length);
   });
 
+  it("counts stop past the count limit and say so", async () => {
+    const snapshot = await loadQueues(SCOPE, { limit: 3, countLimit: 10 });
+    for (const state of QUEUE_STATES) {
+      const want = expectedStuck(state);
+      expect(snapshot.stuck[state], state).toMatchObject({ total: Math.min(want.length, 10), more: want.length > 10 });
+      expect(stuckKeys(snapshot, state)).toEqual(want.slice(0, 3));
+    }
+    expect(expectedStuck("created").length).toBeGreaterThan(10);
+    expect(snapshot.exceptions).toMatchObject({ total: 10, more: true });
+    const exact = await loadQueues(SCOPE, { countLimit: 10_000 });
+    expect(exact.exceptions).toMatchObject({ total: expectedExceptions().length, more: false });
+  });
+
   it("never shows a tenant outside the scope", async () => {
     const snapshot = await loadQueues(SCOPE, { limit: 1000 });
     const tenants = new Set([
@@ -176,8 +189,8 @@ describe("loadQueues", () => {
     ]);
     expect([...tenants].sort()).toEqual(["alpha", "beta"]);
     const none = await loadQueues([]);
-    for (const state of QUEUE_STATES) expect(none.stuck[state]).toEqual({ total: 0, items: [] });
-    expect(none.exceptions).toEqual({ total: 0, items: [] });
+    for (const state of QUEUE_STATES) expect(none.stuck[state]).toEqual({ total: 0, more: false, items: [] });
+    expect(none.exceptions).toEqual({ total: 0, more: false, items: [] });
   });
 
   it("is plain JSON, as the live view receives it", async () => {

@@ -19,6 +19,12 @@ export type QueueState = (typeof QUEUE_STATES)[number];
 
 /** Rows per list unless the caller asks otherwise. */
 export const QUEUE_LIMIT = 50;
+/**
+ * Counts stop here. Each viewer polls every few seconds, and during an incident a queue can hold
+ * tens of thousands of orders whose index pages are changing under the count (so it reads the
+ * heap too): "more than 10,000" says what matters at a bounded cost.
+ */
+export const QUEUE_COUNT_LIMIT = 10_000;
 
 export interface StuckOrder {
   readonly id: number;
@@ -48,7 +54,9 @@ export interface OpenException {
 }
 
 export interface QueueList<T> {
+  /** Exact, unless `more`: then there are more than this many. */
   readonly total: number;
+  readonly more: boolean;
   /** Oldest first, at most the limit. */
   readonly items: readonly T[];
 }
@@ -60,19 +68,23 @@ export interface QueuesSnapshot {
   readonly exceptions: QueueList<OpenException>;
 }
 
-function emptyStuck(): Record<QueueState, { total: number; items: StuckOrder[] }> {
-  return { created: { total: 0, items: [] }, paid: { total: 0, items: [] }, delivering: { total: 0, items: [] }, refunding: { total: 0, items: [] } };
+type MutableList<T> = { total: number; more: boolean; items: T[] };
+
+function emptyStuck(): Record<QueueState, MutableList<StuckOrder>> {
+  const empty = (): MutableList<StuckOrder> => ({ total: 0, more: false, items: [] });
+  return { created: empty(), paid: empty(), delivering: empty(), refunding: empty() };
 }
 
 /** Every queue for the given tenants (the caller's scope: nothing outside it is read). */
-export async function loadQueues(scope: readonly string[], options: { limit?: number } = {}): Promise<QueuesSnapshot> {
+export async function loadQueues(scope: readonly string[], options: { limit?: number; countLimit?: number } = {}): Promise<QueuesSnapshot> {
   const limit = options.limit ?? QUEUE_LIMIT;
+  const countLimit = options.countLimit ?? QUEUE_COUNT_LIMIT;
   const tenants = [...new Set(scope)];
   if (tenants.length === 0) {
     const { rows } = await getPool().query<{ asOf: string }>(`SELECT ${ISO("now()")} AS "asOf"`);
-    return { asOf: rows[0]!.asOf, stuck: emptyStuck(), exceptions: { total: 0, items: [] } };
+    return { asOf: rows[0]!.asOf, stuck: emptyStuck(), exceptions: { total: 0, more: false, items: [] } };
   }
-  const [stuck, exceptions] = await Promise.all([stuckQueues(tenants, limit), exceptionsInbox(tenants, limit)]);
+  const [stuck, exceptions] = await Promise.all([stuckQueues(tenants, limit, countLimit), exceptionsInbox(tenants, limit, countLimit)]);
   return { asOf: stuck.asOf, stuck: stuck.lists, exceptions };
 }
 
@@ -92,7 +104,8 @@ const PAIRS = `
 async function stuckQueues(
   tenants: readonly string[],
   limit: number,
-): Promise<{ asOf: string; lists: Record<QueueState, { total: number; items: StuckOrder[] }> }> {
+  countLimit: number,
+): Promise<{ asOf: string; lists: Record<QueueState, MutableList<StuckOrder>> }> {
   const [list, counts] = await Promise.all([
     // Per pair, its oldest `limit` in index order; then per state, the oldest `limit` across products.
     getPool().query<StuckOrder & { asOf: string }>(
@@ -112,26 +125,32 @@ async function stuckQueues(
        FROM o WHERE rank <= $3 ORDER BY state, state_at, id`,
       [tenants, QUEUE_STATES, limit],
     ),
-    // Counted per pair from the same index (index-only: state_at is in it), so a large backlog costs
-    // a range count, not a table scan.
+    // Counted per pair from the same index, each stopping past the limit. The ORDER BY keeps the
+    // planner on that index: under a bare LIMIT, with the pair a parameter, it may bet on a
+    // sequential scan finding enough rows early.
     getPool().query<{ state: QueueState; n: number; asOf: string }>(
       `WITH p AS MATERIALIZED (${PAIRS})
-       SELECT p.state, sum((SELECT count(*) FROM orders o
-                            WHERE o.tenant_id = p.tenant_id AND o.state = p.state
-                              AND o.state_at < now() - p.dwell * interval '1 second'))::int AS n,
+       SELECT p.state, sum((SELECT count(*) FROM (
+                              SELECT 1 FROM orders o
+                              WHERE o.tenant_id = p.tenant_id AND o.state = p.state
+                                AND o.state_at < now() - p.dwell * interval '1 second'
+                              ORDER BY o.state_at LIMIT $3) c))::int AS n,
               ${ISO("now()")} AS "asOf"
        FROM p GROUP BY p.state`,
-      [tenants, QUEUE_STATES],
+      [tenants, QUEUE_STATES, countLimit + 1],
     ),
   ]);
   const lists = emptyStuck();
   for (const { asOf: _asOf, ...row } of list.rows) lists[row.state].items.push(row);
-  for (const row of counts.rows) lists[row.state].total = row.n;
+  for (const row of counts.rows) {
+    lists[row.state].more = row.n > countLimit;
+    lists[row.state].total = Math.min(row.n, countLimit);
+  }
   const asOf = counts.rows[0]?.asOf ?? list.rows[0]?.asOf ?? new Date().toISOString();
   return { asOf, lists };
 }
 
-async function exceptionsInbox(tenants: readonly string[], limit: number): Promise<{ total: number; items: OpenException[] }> {
+async function exceptionsInbox(tenants: readonly string[], limit: number, countLimit: number): Promise<MutableList<OpenException>> {
   const [list, count] = await Promise.all([
     getPool().query<OpenException>(
       `SELECT e.id, e.tenant_id AS "tenantId", e.kind, o.order_no AS "orderNo", e.amount,
@@ -148,9 +167,13 @@ async function exceptionsInbox(tenants: readonly string[], limit: number): Promi
       [tenants, limit],
     ),
     getPool().query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM order_exceptions WHERE tenant_id = ANY($1) AND status = 'open'`,
-      [tenants],
+      `SELECT count(*)::int AS n FROM unnest($1::text[]) AS s(tenant_id)
+       CROSS JOIN LATERAL (
+         SELECT 1 FROM order_exceptions e WHERE e.tenant_id = s.tenant_id AND e.status = 'open' ORDER BY e.created_at LIMIT $2
+       ) e`,
+      [tenants, countLimit + 1],
     ),
   ]);
-  return { total: count.rows[0]!.n, items: list.rows };
+  const n = count.rows[0]!.n;
+  return { total: Math.min(n, countLimit), more: n > countLimit, items: list.rows };
 }

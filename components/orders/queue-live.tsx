@@ -104,7 +104,7 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
   );
 }
 
-/** A queue's size: exact, or "10,000+" past the count limit. */
+/** A queue's size: exact, or "1,000+" past the count limit. */
 function Count({ total, more }: { total: number; more: boolean }) {
   const t = useTranslations("queues");
   return <>{more ? t("countMore", { count: total }) : total.toLocaleString()}</>;

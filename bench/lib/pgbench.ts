@@ -1,0 +1,64 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+export interface PgbenchRun {
+  readonly transactions: number;
+  readonly failed: number;
+  /** tps as pgbench prints it (without initial connection time). */
+  readonly tps: number;
+  readonly latencyMs: number;
+  readonly output: string;
+}
+
+/** Installs nothing: tells how to get pgbench when it is missing. */
+export async function pgbenchPath(): Promise<string> {
+  for (const candidate of ["pgbench", "/usr/lib/postgresql/15/bin/pgbench"]) {
+    try {
+      await run(candidate, ["--version"]);
+      return candidate;
+    } catch {
+      // try the next one
+    }
+  }
+  throw new Error("pgbench not found: apt-get install -y postgresql-contrib");
+}
+
+export async function runPgbench(options: {
+  readonly databaseUrl: string;
+  readonly script: string;
+  readonly clients: number;
+  readonly threads: number;
+  readonly seconds: number;
+  readonly variables: Readonly<Record<string, string | number>>;
+}): Promise<PgbenchRun> {
+  const url = new URL(options.databaseUrl);
+  const args = [
+    "-n",
+    "-h", url.hostname,
+    "-p", url.port || "5432",
+    "-U", decodeURIComponent(url.username || "postgres"),
+    "-M", "extended",
+    "-c", String(options.clients),
+    "-j", String(options.threads),
+    "-T", String(options.seconds),
+    ...Object.entries(options.variables).flatMap(([k, v]) => ["-D", `${k}=${v}`]),
+    "-f", options.script,
+    url.pathname.slice(1),
+  ];
+  const { stdout, stderr } = await run(await pgbenchPath(), args, { maxBuffer: 16 * 1024 * 1024 });
+  const output = `${stdout}\n${stderr}`;
+  const number = (pattern: RegExp): number => {
+    const match = pattern.exec(output);
+    if (!match) throw new Error(`pgbench output has no ${pattern}:\n${output.slice(-2000)}`);
+    return Number(match[1]);
+  };
+  return {
+    transactions: number(/number of transactions actually processed: (\d+)/),
+    failed: /number of failed transactions: (\d+)/.test(output) ? number(/number of failed transactions: (\d+)/) : 0,
+    tps: number(/tps = ([\d.]+) \(without initial connection time\)/),
+    latencyMs: number(/latency average = ([\d.]+) ms/),
+    output,
+  };
+}

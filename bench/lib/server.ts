@@ -1,0 +1,81 @@
+// The console as production runs it: `npm start` (scripts/start.ts) with DATABASE_URL set — it
+// migrates, builds only if the sources changed since the last build (its own stamp in .next), and
+// serves `next start` together with the background worker.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, openSync } from "node:fs";
+import path from "node:path";
+import { request } from "./http";
+import { OUT_DIR } from "./runner";
+import { sleep } from "./stats";
+
+export interface ConsoleServer {
+  readonly url: string;
+  readonly logFile: string;
+  stop(): Promise<void>;
+}
+
+export async function startConsole(options: {
+  readonly databaseUrl: string;
+  readonly port: number;
+  readonly label: string;
+  readonly log: (message: string) => void;
+  /** How long a build plus start may take. */
+  readonly timeoutMs?: number;
+}): Promise<ConsoleServer> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const logFile = path.join(OUT_DIR, `server-${options.label}.log`);
+  const out = openSync(logFile, "w");
+  const url = `http://127.0.0.1:${options.port}`;
+  const child = spawn("npm", ["start"], {
+    // Its own process group, so stop() reaches npm, tsx, next and the worker it started.
+    detached: true,
+    stdio: ["ignore", out, out],
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(options.port),
+      NEXTAUTH_URL: url,
+      NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  let exited: number | null | undefined;
+  const exit = new Promise<void>((resolve) =>
+    child.once("exit", (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
+  const stop = async () => {
+    if (exited !== undefined || child.pid === undefined) return;
+    process.kill(-child.pid, "SIGTERM");
+    const killed = await Promise.race([exit.then(() => true), sleep(15_000).then(() => false)]);
+    if (!killed && exited === undefined) {
+      process.kill(-child.pid, "SIGKILL");
+      await exit;
+    }
+  };
+
+  // If this process ends first (an error, Ctrl-C), the server must not outlive it.
+  const orphanGuard = () => {
+    if (exited === undefined && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+  };
+  process.once("exit", orphanGuard);
+  const stopAndForget = async () => {
+    await stop();
+    process.removeListener("exit", orphanGuard);
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
+  options.log(`npm start on port ${options.port} (builds first if the sources changed; log: ${path.relative(process.cwd(), logFile)})`);
+  while (Date.now() < deadline) {
+    if (exited !== undefined) throw new Error(`npm start exited with code ${exited} before serving; see ${logFile}`);
+    const answer = await request(`${url}/sign-in`, { timeoutMs: 30_000 }).catch(() => null);
+    if (answer?.status === 200) return { url, logFile, stop: stopAndForget };
+    await sleep(1000);
+  }
+  await stopAndForget();
+  throw new Error(`the console did not answer on ${url}/sign-in in time; see ${logFile}`);
+}

@@ -1,0 +1,24 @@
+// One worker's timeout-close run, in its own process: closeExpiredOrders() with the worker's own
+// defaults (batch 200, 8 transit() calls in flight, pool DATABASE_POOL_SIZE, 20 in worker-main).
+import { closeExpiredOrders, type TimeoutCloseReport } from "@/lib/jobs/timeout-close";
+import { closePool, getPool } from "@/lib/db/pool";
+import { workerMain } from "../lib/child";
+
+export interface TimeoutCloseRun {
+  readonly report: TimeoutCloseReport;
+  readonly ms: number;
+}
+
+workerMain<TimeoutCloseRun>(
+  async () => {
+    // Open the pool's connections before the clock starts.
+    const clients = await Promise.all(Array.from({ length: 9 }, () => getPool().connect()));
+    clients.forEach((c) => c.release());
+  },
+  async () => {
+    const t0 = performance.now();
+    const report = await closeExpiredOrders({ pool: getPool() });
+    return { report, ms: performance.now() - t0 };
+  },
+  closePool,
+);

@@ -34,19 +34,21 @@ export function EventActions(props: EventActionsProps) {
         </Button>
       ))}
       {/* A fresh form (and so a fresh idempotency key) every time a form opens. */}
-      {open ? <EventDialog key={`${open}-${props.version}`} {...props} event={open} onClose={() => setOpen(null)} /> : null}
+      {open ? <EventDialog key={open} {...props} event={open} onClose={() => setOpen(null)} /> : null}
     </div>
   );
 }
 
 type Shown = { kind: "outcome"; outcome: TriggerEventOutcome } | { kind: "error"; error: PublicError };
 
-function EventDialog({ tenant, orderNo, version, currency, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
+function EventDialog({ tenant, orderNo, version: shownVersion, currency, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
   const t = useTranslations("eventForm");
   const events = useTranslations("event");
   const states = useTranslations("state");
   const router = useRouter();
   const [idempotencyKey] = useState(() => crypto.randomUUID());
+  // What the person saw when they opened the form: a newer order is `stale`, never overwritten.
+  const [version] = useState(shownVersion);
   const [shown, setShown] = useState<Shown | null>(null);
   const [pending, startTransition] = useTransition();
   const channelKeyLabel = CHANNEL_KEY_EVENTS[event];
@@ -66,7 +68,6 @@ function EventDialog({ tenant, orderNo, version, currency, event, onClose }: Eve
         ...(amount !== null ? { amount } : {}),
       });
       setShown(result.ok ? { kind: "outcome", outcome: result.data } : { kind: "error", error: result.error });
-      if (result.ok) router.refresh();
     });
   }
 
@@ -75,7 +76,10 @@ function EventDialog({ tenant, orderNo, version, currency, event, onClose }: Eve
 
   return (
     <Dialog
-      onClose={onClose}
+      onClose={() => {
+        onClose();
+        router.refresh();
+      }}
       title={
         <>
           {events(event)} <span className="font-mono text-sm text-slate-500">{event}</span>

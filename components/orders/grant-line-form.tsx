@@ -36,14 +36,16 @@ function GrantDialog({ tenant, orderNo, sku, pending, onClose }: { tenant: strin
     startTransition(async () => {
       const result = await grantLine({ tenant, orderNo, sku, grantKey, quantity: Number(form.get("quantity")), reason: String(form.get("reason") ?? "") });
       setShown(result.ok ? { outcome: result.data } : { error: result.error });
-      if (result.ok) router.refresh();
     });
   }
   const o = shown?.outcome;
   const finished = o?.result === "applied" || o?.result === "duplicate";
 
   return (
-    <Dialog title={t("grantTitle", { sku })} onClose={onClose}>
+    <Dialog title={t("grantTitle", { sku })} onClose={() => {
+        onClose();
+        router.refresh();
+      }}>
       {(close) => (
         <form action={submit} className="space-y-4">
           <input type="hidden" name="grantKey" value={grantKey} />

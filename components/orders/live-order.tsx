@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
+import { anyDialogOpen } from "@/components/ui/dialog";
 
 /**
  * Polls the order's version; when a callback or a colleague moves the order, the page re-renders
@@ -23,8 +24,9 @@ export function LiveOrder({ tenant, orderNo, version }: { tenant: string; orderN
   });
   const moved = data !== undefined && data.version !== version;
   useEffect(() => {
-    if (moved) router.refresh();
-  }, [moved, router]);
+    // While a form is open the page stays put (its dialog refreshes the page when it closes).
+    if (moved && !anyDialogOpen()) router.refresh();
+  }, [moved, data?.version, router]);
   return (
     <span className="inline-flex items-center gap-1 text-xs text-slate-500" aria-live="polite">
       <span className="h-2 w-2 animate-pulse rounded-full bg-emerald-500" aria-hidden />

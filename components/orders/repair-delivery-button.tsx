@@ -35,13 +35,15 @@ function RepairDialog({ tenant, orderNo, onClose }: { tenant: string; orderNo: s
     startTransition(async () => {
       const result = await repairDelivery({ tenant, orderNo, reason: String(form.get("reason") ?? "") });
       setShown(result.ok ? { result: result.data } : { error: result.error });
-      if (result.ok) router.refresh();
     });
   }
   const r = shown?.result;
 
   return (
-    <Dialog title={t("repair")} onClose={onClose}>
+    <Dialog title={t("repair")} onClose={() => {
+        onClose();
+        router.refresh();
+      }}>
       {(close) => (
         <form action={submit} className="space-y-4">
           <p className="text-sm text-slate-600">{t("repairHint")}</p>

@@ -1,6 +1,12 @@
 "use client";
 
-import { useCallback, useId, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
+
+// How many dialogs are open: live views hold their refresh while someone is reading a result.
+let openDialogs = 0;
+export function anyDialogOpen(): boolean {
+  return openDialogs > 0;
+}
 
 /**
  * A modal on the native <dialog>: focus is trapped, Escape closes it, the page behind is inert.
@@ -9,6 +15,12 @@ import { useCallback, useId, useState, type ReactNode } from "react";
 export function Dialog({ title, onClose, children }: { title: ReactNode; onClose: () => void; children: (close: () => void) => ReactNode }) {
   const [element, setElement] = useState<HTMLDialogElement | null>(null);
   const titleId = useId();
+  useEffect(() => {
+    openDialogs++;
+    return () => {
+      openDialogs--;
+    };
+  }, []);
   // Stable, so React attaches it once rather than on every render.
   const attach = useCallback((el: HTMLDialogElement | null) => {
     if (el && !el.open) el.showModal();

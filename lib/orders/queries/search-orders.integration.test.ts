@@ -438,10 +438,9 @@ describe("searchOrders: every statement reads through an index", () => {
     }
   });
 
-  it("with orders (tenant_id, state, created_at, id), a page reads each (tenant, state) range in order: no sort over a whole range", async (ctx) => {
+  it("with orders (tenant_id, state, created_at, id), a page reads each (tenant, state) range in order: no sort over a whole range", async () => {
     const { rows } = await getPool().query(`SELECT 1 FROM pg_indexes WHERE indexname = 'orders_tenant_id_state_created_at_id_idx'`);
-    // The index this needs is proposed in the report, not yet migrated: say so rather than pass.
-    if (rows.length === 0) ctx.skip();
+    expect(rows).toHaveLength(1);
     for (const shape of [{}, { state: "delivered" as const }, { createdFrom: from(), createdTo: to() }, { after: cursor }, { before: cursor }]) {
       const [, page] = await plansOf(() => searchOrders({ scope: SCOPE, ...shape, exactCountLimit: 1_000_000 }));
       const sortsOverOrders = nodes(page!.plan).filter((n) => n["Node Type"].endsWith("Sort") && (n.Plans ?? []).some(unlimitedScanBelow));

@@ -77,14 +77,12 @@ export default async function OrderPage({ params }: Props) {
         </dl>
         <div className="mt-4 border-t border-slate-100 pt-4">
           <h2 className="mb-2 text-sm font-semibold">{t("actions")}</h2>
-          {actions.length > 0 || canRepair ? (
-            <div className="flex flex-wrap gap-2">
-              <EventActions tenant={tenant} orderNo={orderNo} version={order.version} currency={order.currency} events={actions} />
-              {canRepair ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} /> : null}
-            </div>
-          ) : (
-            <p className="text-sm text-slate-500">{t("noActions")}</p>
-          )}
+          {/* Always mounted: an open form outlives the order moving to a state with no actions. */}
+          <div className="flex flex-wrap gap-2">
+            <EventActions tenant={tenant} orderNo={orderNo} version={order.version} currency={order.currency} events={actions} />
+            {canRepair ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} /> : null}
+          </div>
+          {actions.length === 0 && !canRepair ? <p className="text-sm text-slate-500">{t("noActions")}</p> : null}
         </div>
       </section>
 

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { requireTenantScope } from "@/lib/auth/scope";
@@ -31,7 +30,6 @@ export const grantLine = defineAction({ name: "orders.grant-line", permission: "
   if (orderId === null) throw new AppError("not-found", `No order ${v.orderNo}.`);
 
   const result = await grant({ orderId, sku: v.sku, quantity: v.quantity, grantId: `console:${v.grantKey}`, actor, source: "console", reason: v.reason });
-  revalidatePath(`/orders/${v.tenant}/${v.orderNo}`);
   switch (result.result) {
     case "applied":
     case "duplicate":

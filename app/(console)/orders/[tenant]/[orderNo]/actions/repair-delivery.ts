@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { requireTenantScope } from "@/lib/auth/scope";
@@ -17,6 +16,5 @@ const input = z.object({
 export const repairDelivery = defineAction({ name: "orders.repair-delivery", permission: "orders:grant", input }, async (v, { staff, actor }) => {
   await requireTenantScope(staff, v.tenant, `order:${v.tenant}/${v.orderNo}`);
   const result = await completeDelivery({ tenantId: v.tenant, orderNo: v.orderNo, actor, source: "console", reason: v.reason, keyPrefix: "repair" });
-  revalidatePath(`/orders/${v.tenant}/${v.orderNo}`);
   return result;
 });

@@ -11,7 +11,6 @@ import { triggerEvent } from "./trigger-event";
 
 const session = vi.hoisted(() => ({ staff: null as Staff | null }));
 vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => session.staff }));
-vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 
 useFreshDatabase();
 

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { refundNeedsApproval, requestRefundApproval } from "@/lib/approvals/refund-approvals";
 import { defineAction } from "@/lib/auth/action";
@@ -62,7 +61,6 @@ export const triggerEvent = defineAction({ name: "orders.trigger-event", permiss
     expectedVersion: v.expectedVersion,
     ...(v.amount !== undefined ? { amount: v.amount } : {}),
   });
-  revalidatePath(`/orders/${v.tenant}/${v.orderNo}`);
 
   switch (result.result) {
     case "not-found":

@@ -25,7 +25,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/sign-in`,
     timeout: 600_000,
     reuseExistingServer: false,
-    stdout: "ignore",
+    stdout: "pipe",
     stderr: "pipe",
     env: { E2E_SERVER_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn" },
   },

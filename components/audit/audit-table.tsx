@@ -2,6 +2,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { Time } from "@/components/ui/time";
 import type { AuditRow } from "@/lib/audit/queries/audit-rows";
+import { formatMoney } from "@/lib/format";
 
 function orderHref(tenant: string, orderNo: string): string {
   return `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`;
@@ -23,7 +24,9 @@ function Target({ target }: { target: string | null }) {
 
 /** Before → after for a change, or the detail as compact key: value pairs. */
 function Detail({ detail }: { detail: Readonly<Record<string, unknown>> }) {
-  const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+  // Money is stored in minor units; the settings audit row carries its currency.
+  const currency = detail.field === "refund_approval_amount" && typeof detail.currency === "string" ? detail.currency : null;
+  const show = (v: unknown) => (currency && typeof v === "number" ? formatMoney(v, currency) : typeof v === "string" ? v : JSON.stringify(v));
   if ("before" in detail && "after" in detail) {
     return (
       <span className="font-mono text-xs">
@@ -34,7 +37,7 @@ function Detail({ detail }: { detail: Readonly<Record<string, unknown>> }) {
     );
   }
   const text = Object.entries(detail)
-    .filter(([k]) => k !== "reason")
+    .filter(([k]) => k !== "reason" && k !== "currency")
     .map(([k, v]) => `${k}: ${show(v)}`)
     .join(" · ");
   return text ? <span className="font-mono text-xs text-slate-600">{text.length > 160 ? `${text.slice(0, 159)}…` : text}</span> : null;

@@ -15,7 +15,8 @@ export type AuditAction =
   | "user.password-reset"
   | "apikey.created"
   | "apikey.revoked"
-  | "settings.updated";
+  | "settings.updated"
+  | "audit.exported";
 
 export interface AuditInput {
   readonly actor: string;

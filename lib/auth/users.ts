@@ -6,6 +6,7 @@ import { getPool, isUniqueViolation, withTransaction } from "@/lib/db/pool";
 import { AppError } from "@/lib/errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./passwords";
 import { isRole, type Role } from "./permissions";
+import type { Staff } from "./staff";
 
 // Staff accounts as the admin screens and the CLI see them. Every change bumps token_version, so
 // sessions minted before it stop working on their next request (loadActiveStaff checks it), and
@@ -13,14 +14,7 @@ import { isRole, type Role } from "./permissions";
 // transaction, so there is never a change without its audit row. Passwords and hashes never go
 // into the audit detail.
 
-export interface StaffAccount {
-  readonly id: number;
-  readonly email: string;
-  readonly name: string;
-  readonly role: Role;
-  readonly tenantIds: readonly string[];
-  readonly locale: "en" | "zh";
-  readonly tokenVersion: number;
+export interface StaffAccount extends Staff {
   readonly disabledAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;

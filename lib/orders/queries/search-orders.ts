@@ -1,6 +1,7 @@
 import "server-only";
 import { getPool } from "@/lib/db/pool";
 import { isOrderState, ORDER_STATES, type OrderState } from "@/lib/orders/machine";
+import type { OrderSnapshot } from "@/lib/orders/types";
 
 // The orders page: find orders by what a player or a channel tells support (order no, player id,
 // payment transaction id), or browse them by product, state, created date and "stuck".
@@ -48,15 +49,7 @@ export interface OrderSearch {
   readonly exactCountLimit?: number;
 }
 
-export interface OrderListRow {
-  readonly id: number;
-  readonly tenantId: string;
-  readonly orderNo: string;
-  readonly playerId: string;
-  readonly amount: number;
-  readonly currency: string;
-  readonly state: OrderState;
-  readonly stateAt: Date;
+export interface OrderListRow extends Omit<OrderSnapshot, "version"> {
   readonly createdAt: Date;
   readonly secondsInState: number;
   /** The product's threshold for this state, when it has one. */

@@ -40,6 +40,7 @@ export async function openEmbedded(options: EmbeddedOptions = {}): Promise<Embed
   const db = await PGlite.create(path.join(dataDir, "pglite"));
   const port = options.port ?? (Number(process.env.EMBEDDED_DB_PORT ?? 0) || (await freePort()));
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port, maxConnections: 100 });
+  keepExtendedQueriesTogether(server, db);
   await server.start();
   await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port }));
   return {
@@ -77,4 +78,81 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+// Protocol message types that open or continue an extended query; Sync ('S') ends it.
+const EXTENDED_QUERY_MESSAGES = new Set([0x50 /* Parse */, 0x42 /* Bind */, 0x44 /* Describe */, 0x45 /* Execute */, 0x43 /* Close */, 0x48 /* Flush */]);
+
+interface QueuedMessage {
+  readonly handlerId: number;
+  readonly message: Uint8Array;
+  readonly onData: (data: Uint8Array) => void;
+  readonly resolve: (bytes: number) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface QueryQueue {
+  queue: QueuedMessage[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  processQueue(): Promise<void>;
+  clearQueueForHandler(handlerId: number): void;
+}
+
+/**
+ * pglite-socket 0.2.17 runs protocol messages one at a time from every connection, and keeps one
+ * connection's messages together only inside a transaction. Outside one, two connections'
+ * extended queries (Parse, Bind, Execute … Sync) interleave — and as every connection shares
+ * PGlite's single session, they trample each other's unnamed statement ("bind message supplies 1
+ * parameters, but prepared statement requires 8"). Seen as soon as the web server, the worker and
+ * the simulator shared the embedded database. This keeps each connection's messages together up to
+ * its Sync, as separate sessions of a real server would. (Reaches into the server's queue: pinned
+ * version, and lib/db/embedded.test.ts fires concurrent parameterized queries to hold it to it.)
+ */
+function keepExtendedQueriesTogether(server: PGLiteSocketServer, db: PGlite): void {
+  const queue = (server as unknown as { queryQueue: QueryQueue }).queryQueue;
+  let holder: number | null = null;
+
+  queue.processQueue = async function processQueue(this: QueryQueue): Promise<void> {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const owner = db.isInTransaction() && this.lastHandlerId !== null ? this.lastHandlerId : holder;
+        const index = owner === null ? 0 : this.queue.findIndex((q) => q.handlerId === owner);
+        if (index === -1) break; // the owner's next message has not arrived yet; enqueue() resumes us
+        const [item] = this.queue.splice(index, 1) as [QueuedMessage];
+        let bytes = 0;
+        try {
+          await db.runExclusive(() =>
+            db.execProtocolRawStream(item.message, {
+              onRawData: (data) => {
+                bytes += data.length;
+                item.onData(data);
+              },
+            }),
+          );
+        } catch (error) {
+          holder = null;
+          item.reject(error);
+          continue;
+        }
+        this.lastHandlerId = item.handlerId;
+        holder = EXTENDED_QUERY_MESSAGES.has(item.message[0]!) ? item.handlerId : null;
+        item.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+
+  // A connection that goes away in the middle of an extended query must not hold everyone else.
+  const clear = queue.clearQueueForHandler.bind(queue);
+  queue.clearQueueForHandler = (handlerId: number) => {
+    clear(handlerId);
+    if (holder === handlerId) {
+      holder = null;
+      void queue.processQueue();
+    }
+  };
 }

@@ -68,6 +68,10 @@ export const consoleLoadBench: Bench = {
       log(`seeding ${count(orders)} orders`);
       const seeded = await seedDemo(pool, { orders, seed: 5, history: "dense" });
       await seedDemoStaff(pool);
+      // fangzhou delivers through a grant endpoint (managed mode) that does not run here: the worker
+      // would retry refused grant calls all through the measurement. As an external-mode product,
+      // its orders are shown the same way and the worker has nothing to retry.
+      await pool.query(`UPDATE tenant_settings SET delivery_mode = 'external', grant_endpoint_url = NULL`);
       await pool.query(`VACUUM ANALYZE orders, order_lines, order_transitions, grants, order_exceptions`);
       const { rows: sample } = await pool.query<{ path: string }>(
         `SELECT '/orders/' || tenant_id || '/' || order_no AS path FROM orders TABLESAMPLE BERNOULLI (1) REPEATABLE (7) LIMIT 500`,
@@ -95,6 +99,9 @@ export const consoleLoadBench: Bench = {
         for (const target of targets) {
           log(`${target.key}: warm-up`);
           await load(server.url, cookie, target.paths, 10, 5);
+          // One connection: the page's own time, with no queue in front of it.
+          const alone = await load(server.url, cookie, target.paths, 1, 5);
+          const a = summarize(alone.latencies);
           const run = await load(server.url, cookie, target.paths, CONNECTIONS, seconds);
           const s = summarize(run.latencies);
           const ok = run.statuses.get(200) ?? 0;
@@ -106,8 +113,14 @@ export const consoleLoadBench: Bench = {
             target: `< ${TARGET_P95_MS} ms`,
             met: s.p95 < TARGET_P95_MS && bad === 0,
           });
+          const rate = run.latencies.length / run.seconds;
+          metrics.push({
+            name: `${target.key}: one connection (no queue)`,
+            value: `p50 ${ms(a.p50)}, p95 ${ms(a.p95)}; ${perSecond(alone.latencies.length / alone.seconds)}`,
+          });
           notes.push(
-            `${target.key}: ${target.what}; ${count(run.latencies.length)} responses in ${seconds} s, ${count(ok)} with 200${bad > 0 ? `, **${count(bad)} not 200, errors or timeouts** (${JSON.stringify([...run.statuses])})` : ""}.`,
+            `${target.key}: ${target.what}; ${count(run.latencies.length)} responses in ${seconds} s, ${count(ok)} with 200${bad > 0 ? `, **${count(bad)} not 200, errors or timeouts** (${JSON.stringify([...run.statuses])})` : ""}. ` +
+              `Little's law: ${CONNECTIONS} connections each waiting for its answer at ${perSecond(rate)} make a mean latency of ${ms((CONNECTIONS / rate) * 1000)}; a p95 under ${TARGET_P95_MS} ms at ${CONNECTIONS} connections needs more than ${perSecond((CONNECTIONS / TARGET_P95_MS) * 1000)}.`,
           );
         }
         return {

@@ -7,7 +7,7 @@
 import { getPool } from "@/lib/db/pool";
 import { transit } from "@/lib/orders/transit";
 import { DEMO_TENANTS, ensureTenant } from "@/lib/seed/tenants";
-import { forkWorker } from "./lib/child";
+import { DEADLINE_ENV, forkWorker } from "./lib/child";
 import { benchPool, withFreshDatabase } from "./lib/db";
 import { insertCreatedOrders } from "./lib/orders";
 import type { Metric } from "./lib/results";
@@ -19,32 +19,47 @@ const TARGET_RATE = 1_000;
 const TARGET_P99_MS = 100;
 const PAY_RATE = 200;
 const AMOUNT = 6_00;
+/** The job stops after this (after the batch in hand) and its rate is taken over what it closed. */
+const DEADLINE_S = 300;
 
 interface PayLoad {
-  stop(): Promise<{ latencies: number[]; outcomes: Map<string, number> }>;
+  stop(): Promise<{ latencies: number[]; outcomes: Map<string, number>; shed: number }>;
 }
 
-/** Pays orders firstId, firstId + 1, … at `rate` per second until stopped. */
+/** Callbacks in flight at most: past this the machine is not keeping up, and more would only queue. */
+const MAX_IN_FLIGHT = 100;
+
+/**
+ * Pays orders from `next()` at `rate` per second until stopped. Open loop: each callback is due at
+ * its own time, and its latency counts from then (a callback that waited to be sent waited). When
+ * MAX_IN_FLIGHT are already waiting, a due callback is not sent but counted as shed — an
+ * overloaded machine then shows as shed calls instead of a queue that outlives the benchmark.
+ */
 function payLoad(pool: ReturnType<typeof benchPool>, next: () => number, rate: number): PayLoad {
   const latencies: number[] = [];
   const outcomes = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
+  let shed = 0;
   const started = performance.now();
   let sent = 0;
   const tick = async () => {
     while (!stopped) {
       const due = Math.floor(((performance.now() - started) / 1000) * rate);
       while (sent < due) {
+        const dueAt = started + (sent / rate) * 1000;
         sent++;
+        if (inFlight.size >= MAX_IN_FLIGHT) {
+          shed++;
+          continue;
+        }
         const orderId = next();
-        const t0 = performance.now();
         const call = transit(
           { orderId, event: "pay", bizKey: `alipay-${orderId}`, amount: AMOUNT, actor: "channel:alipay", source: "callback" },
           pool,
         ).then(
           (result) => {
-            latencies.push(performance.now() - t0);
+            latencies.push(performance.now() - dueAt);
             outcomes.set(result.result, (outcomes.get(result.result) ?? 0) + 1);
           },
           () => void outcomes.set("error", (outcomes.get("error") ?? 0) + 1),
@@ -55,13 +70,19 @@ function payLoad(pool: ReturnType<typeof benchPool>, next: () => number, rate: n
       await sleep(2);
     }
   };
-  const loop = tick();
+  // A failure (no order left to pay) stops the load and is reported by stop(), never left unhandled.
+  let failure: unknown = null;
+  const loop = tick().catch((error: unknown) => {
+    failure = error;
+    stopped = true;
+  });
   return {
     async stop() {
       stopped = true;
       await loop;
+      if (failure !== null) throw failure;
       await Promise.all(inFlight);
-      return { latencies, outcomes };
+      return { latencies, outcomes, shed };
     },
   };
 }
@@ -85,12 +106,14 @@ export const timeoutCloseBench: Bench = {
       // Fresh orders for the callbacks: created just now, far from their timeout.
       const fresh = await insertCreatedOrders(getPool(), {
         tenantId: tenant.id,
-        count: PAY_RATE * 600,
+        count: PAY_RATE * (DEADLINE_S + 60),
         orderNoPrefix: "NEW-",
         createdAt: new Date(),
         amount: AMOUNT,
       });
       await getPool().query(`VACUUM ANALYZE orders, order_lines`);
+      // The setup's writes are flushed now, not by a checkpoint in the middle of the measurement.
+      await getPool().query(`CHECKPOINT`);
       log(`${count(expired)} expired and ${count(fresh.count)} fresh orders ready`);
 
       const web = benchPool(db.url, 10, "bench-web");
@@ -100,7 +123,11 @@ export const timeoutCloseBench: Bench = {
         return nextFresh++;
       };
       try {
-        const worker = await forkWorker<TimeoutCloseRun>("timeout-close.ts", { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20" });
+        const worker = await forkWorker<TimeoutCloseRun>("timeout-close.ts", {
+          DATABASE_URL: db.url,
+          DATABASE_POOL_SIZE: "20",
+          [DEADLINE_ENV]: String(DEADLINE_S * 1000),
+        });
         // Baseline: payments alone.
         const alone = payLoad(web, nextOrder, PAY_RATE);
         await sleep(baselineSeconds * 1000);
@@ -118,8 +145,9 @@ export const timeoutCloseBench: Bench = {
           [old.firstId, old.lastId],
         );
         const check = rows[0]!;
-        if (check.closed !== expired || check.transitions !== expired || run.report.closed !== expired) {
-          throw new Error(`expected all ${expired} expired orders closed once: job ${JSON.stringify(run.report)}, database ${JSON.stringify(check)}`);
+        const all = run.stoppedEarly ? run.report.closed : expired;
+        if (check.closed !== all || check.transitions !== all || run.report.closed !== all || check.closed + check.created !== expired) {
+          throw new Error(`expected ${all} expired orders closed once: job ${JSON.stringify(run.report)}, database ${JSON.stringify(check)}`);
         }
         const rate = run.report.closed / (run.ms / 1000);
         const b = summarize(baseline.latencies);
@@ -133,15 +161,15 @@ export const timeoutCloseBench: Bench = {
             name: "pay callback latency p99 while closing",
             value: `${ms(d.p99)} (p50 ${ms(d.p50)}, p95 ${ms(d.p95)})`,
             target: `< ${TARGET_P99_MS} ms`,
-            met: d.p99 < TARGET_P99_MS && payErrors === 0 && notApplied === 0,
+            met: d.p99 < TARGET_P99_MS && payErrors === 0 && notApplied === 0 && paid.shed === 0,
           },
           { name: "pay callback latency p99 alone (baseline, same run)", value: `${ms(b.p99)} (p50 ${ms(b.p50)})` },
         ];
         return {
           metrics,
           notes: [
-            `${count(expired)} \`created\` orders of xiaoxiao (30 min timeout) created 2 h ago; closeExpiredOrders() once, in its own process with the worker's defaults (batches of 200 claimed with advisory locks, 8 transit(close) calls in flight, pool of 20): ${count(run.report.closed)} closed in ${(run.ms / 1000).toFixed(1)} s (${JSON.stringify(run.report)}); the database shows every one closed once.`,
-            `Payments: ${PAY_RATE}/s open-loop \`pay\` callbacks through transit() on fresh orders, pool of 10 (a web server's), in the benchmark process: ${count(baseline.latencies.length)} alone for ${baselineSeconds} s, then ${count(paid.latencies.length)} while the job ran; all \`applied\`${payErrors + notApplied > 0 ? ` except **${payErrors} errors, ${notApplied} not applied**` : ""}.`,
+            `${count(expired)} \`created\` orders of xiaoxiao (30 min timeout) created 2 h ago; closeExpiredOrders() once, in its own process with the worker's defaults (batches of 200 claimed with advisory locks, 8 transit(close) calls in flight, pool of 20): ${count(run.report.closed)} closed in ${(run.ms / 1000).toFixed(1)} s (${JSON.stringify(run.report)}); the database shows every one closed once.${run.stoppedEarly ? ` **Stopped at the ${DEADLINE_S} s deadline with ${count(check.created)} still open**: the rate is over what it closed.` : ""}`,
+            `Payments: ${PAY_RATE}/s open-loop \`pay\` callbacks through transit() on fresh orders, pool of 10 (a web server's), in the benchmark process: ${count(baseline.latencies.length)} alone for ${baselineSeconds} s, then ${count(paid.latencies.length)} while the job ran; all \`applied\`${payErrors + notApplied > 0 ? ` except **${payErrors} errors, ${notApplied} not applied**` : ""}. Latency counts from each callback's due time.${paid.shed + baseline.shed > 0 ? ` **${count(paid.shed + baseline.shed)} callbacks shed** (not sent: ${MAX_IN_FLIGHT} were already waiting — the machine did not keep up with ${PAY_RATE}/s).` : ""}`,
           ],
         };
       } finally {

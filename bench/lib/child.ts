@@ -10,6 +10,9 @@ export interface ChildDone<T> {
   readonly result: T;
 }
 
+/** How long a worker may work (ms), from "go": it then stops after the batch in hand. */
+export const DEADLINE_ENV = "BENCH_DEADLINE_MS";
+
 export interface WorkerChild<T> {
   readonly process: ChildProcess;
   /** Resolves with the worker's result; rejects if it fails or exits first. */
@@ -44,6 +47,8 @@ export async function forkWorker<T>(script: string, env: Record<string, string>)
 /** In a worker script: announce readiness, wait for "go", run, report, exit. */
 export function workerMain<T>(prepare: () => Promise<void>, work: () => Promise<T>, cleanup: () => Promise<void>): void {
   const send = (message: object) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+  // A worker never outlives the benchmark that forked it.
+  process.on("disconnect", () => process.exit(1));
   const main = async () => {
     await prepare();
     const go = new Promise<void>((resolve) =>

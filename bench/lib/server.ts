@@ -15,14 +15,32 @@ export interface ConsoleServer {
   stop(): Promise<void>;
 }
 
-export async function startConsole(options: {
+/**
+ * Starts the console; tries once more if npm start was ended by a signal before it served (the
+ * machine is shared, and a build or a server can be stopped from outside).
+ */
+export async function startConsole(options: StartOptions): Promise<ConsoleServer> {
+  try {
+    return await startOnce(options);
+  } catch (error) {
+    if (!(error instanceof KilledBeforeServing)) throw error;
+    options.log(`${error.message}; starting again`);
+    return startOnce(options);
+  }
+}
+
+class KilledBeforeServing extends Error {}
+
+interface StartOptions {
   readonly databaseUrl: string;
   readonly port: number;
   readonly label: string;
   readonly log: (message: string) => void;
   /** How long a build plus start may take. */
   readonly timeoutMs?: number;
-}): Promise<ConsoleServer> {
+}
+
+async function startOnce(options: StartOptions): Promise<ConsoleServer> {
   mkdirSync(OUT_DIR, { recursive: true });
   const logFile = path.join(OUT_DIR, `server-${options.label}.log`);
   const out = openSync(logFile, "w");
@@ -42,9 +60,11 @@ export async function startConsole(options: {
     },
   });
   let exited: number | null | undefined;
+  let signal: NodeJS.Signals | null = null;
   const exit = new Promise<void>((resolve) =>
-    child.once("exit", (code) => {
+    child.once("exit", (code, killedBy) => {
       exited = code;
+      signal = killedBy;
       resolve();
     }),
   );
@@ -71,7 +91,11 @@ export async function startConsole(options: {
   const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
   options.log(`npm start on port ${options.port} (builds first if the sources changed; log: ${path.relative(process.cwd(), logFile)})`);
   while (Date.now() < deadline) {
-    if (exited !== undefined) throw new Error(`npm start exited with code ${exited} before serving; see ${logFile}`);
+    if (exited !== undefined) {
+      process.removeListener("exit", orphanGuard);
+      if (signal !== null) throw new KilledBeforeServing(`npm start was ended by ${signal} before serving`);
+      throw new Error(`npm start exited with code ${exited} before serving; see ${logFile}`);
+    }
     const answer = await request(`${url}/sign-in`, { timeoutMs: 30_000 }).catch(() => null);
     if (answer?.status === 200) return { url, logFile, stop: stopAndForget };
     await sleep(1000);

@@ -2,11 +2,13 @@
 // defaults (batch 200, 8 transit() calls in flight, pool DATABASE_POOL_SIZE, 20 in worker-main).
 import { closeExpiredOrders, type TimeoutCloseReport } from "@/lib/jobs/timeout-close";
 import { closePool, getPool } from "@/lib/db/pool";
-import { workerMain } from "../lib/child";
+import { DEADLINE_ENV, workerMain } from "../lib/child";
 
 export interface TimeoutCloseRun {
   readonly report: TimeoutCloseReport;
   readonly ms: number;
+  /** The deadline stopped it before it had closed everything. */
+  readonly stoppedEarly: boolean;
 }
 
 workerMain<TimeoutCloseRun>(
@@ -17,8 +19,9 @@ workerMain<TimeoutCloseRun>(
   },
   async () => {
     const t0 = performance.now();
-    const report = await closeExpiredOrders({ pool: getPool() });
-    return { report, ms: performance.now() - t0 };
+    const signal = AbortSignal.timeout(Number(process.env[DEADLINE_ENV] ?? 600_000));
+    const report = await closeExpiredOrders({ pool: getPool(), signal });
+    return { report, ms: performance.now() - t0, stoppedEarly: signal.aborted };
   },
   closePool,
 );

@@ -11,7 +11,7 @@ function git(args: string[]): string {
   }
 }
 
-export async function machineInfo(): Promise<MachineInfo> {
+export async function machineInfo(): Promise<Omit<MachineInfo, "startedAt">> {
   const { postgres, settings } = await withAdmin(async (admin) => {
     const version = (await admin.query<{ v: string }>(`SELECT version() AS v`)).rows[0]!.v;
     const { rows } = await admin.query<{ name: string; setting: string; unit: string | null }>(

@@ -34,6 +34,8 @@ export interface MachineInfo {
   readonly date: string;
   readonly commit: string;
   readonly hostname: string;
+  /** When the run began (ISO 8601). */
+  readonly startedAt: string;
 }
 
 function cell(text: string): string {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import { machineInfo } from "./machine";
-import { renderResults, type BenchResult } from "./results";
+import { renderResults, type BenchResult, type MachineInfo } from "./results";
 
 export const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Ignored by git: logs, pgbench scripts and the last result of each benchmark. */
@@ -21,6 +21,8 @@ export interface BenchArgs {
   readonly reseed: boolean;
   /** Scale for durations (0.5 = half as long); for quick trial runs. */
   readonly quick: boolean;
+  /** Run nothing: write RESULTS.md again from the last results (after editing ANALYSIS.md). */
+  readonly report: boolean;
 }
 
 export interface BenchContext {
@@ -40,7 +42,8 @@ export const USAGE = `usage: npm run bench -- [name ...] [--orders N] [--reseed]
   --orders N     orders in the large-data database (default 1000000; e.g. 100000 for a quick run)
   --reseed       seed the large-data database again even if a matching one exists
   --drop-large   drop the large-data database at the end (default: keep it for the next run)
-  --quick        shorter measurement windows (figures are less stable)`;
+  --quick        shorter measurement windows (figures are less stable)
+  --report       run nothing; write RESULTS.md again from the last results and bench/ANALYSIS.md`;
 
 export function parseArgs(argv: readonly string[]): { names: string[]; args: BenchArgs } {
   const names: string[] = [];
@@ -48,6 +51,7 @@ export function parseArgs(argv: readonly string[]): { names: string[]; args: Ben
   let dropLarge = false;
   let reseed = false;
   let quick = false;
+  let report = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--orders") {
@@ -59,13 +63,14 @@ export function parseArgs(argv: readonly string[]): { names: string[]; args: Ben
     } else if (arg === "--drop-large") dropLarge = true;
     else if (arg === "--reseed") reseed = true;
     else if (arg === "--quick") quick = true;
+    else if (arg === "--report") report = true;
     else if (arg === "--help" || arg === "-h") {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     } else if (arg.startsWith("-")) throw new Error(`unknown option ${arg}\n${USAGE}`);
     else names.push(arg);
   }
-  return { names, args: { orders, dropLarge, reseed, quick } };
+  return { names, args: { orders, dropLarge, reseed, quick, report } };
 }
 
 function loadAverage(): string {
@@ -81,7 +86,7 @@ export function isMain(moduleUrl: string): boolean {
 async function earlierResults(): Promise<BenchResult[]> {
   const files = await readdir(RESULTS_DIR).catch(() => [] as string[]);
   const results: BenchResult[] = [];
-  for (const file of files.filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of files.filter((f) => f.endsWith(".json") && f !== "machine.json").sort()) {
     try {
       results.push(JSON.parse(await readFile(path.join(RESULTS_DIR, file), "utf8")) as BenchResult);
     } catch {
@@ -98,7 +103,17 @@ async function earlierResults(): Promise<BenchResult[]> {
  */
 export async function runBenches(benches: readonly Bench[], order: readonly string[], args: BenchArgs): Promise<BenchResult[]> {
   await mkdir(RESULTS_DIR, { recursive: true });
-  const machine = await machineInfo();
+  const machineFile = path.join(RESULTS_DIR, "machine.json");
+  if (args.report) {
+    const machine = JSON.parse(await readFile(machineFile, "utf8")) as MachineInfo;
+    const stored = (await earlierResults()).sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+    // The last full run is shown as such; a result older than the machine reading is marked earlier.
+    const all = stored.map((result) => ({ result, earlier: result.startedAt < machine.startedAt }));
+    await writeResults(machine, all);
+    return stored;
+  }
+  const machine = { ...(await machineInfo()), startedAt: new Date().toISOString() };
+  await writeFile(machineFile, JSON.stringify(machine, null, 2));
   const results: BenchResult[] = [];
   for (const bench of benches) {
     const startedAt = new Date();
@@ -142,10 +157,14 @@ export async function runBenches(benches: readonly Bench[], order: readonly stri
   const all = [...results.map((result) => ({ result, earlier: false })), ...earlier.map((result) => ({ result, earlier: true }))].sort(
     (a, b) => order.indexOf(a.result.name) - order.indexOf(b.result.name),
   );
+  await writeResults(machine, all);
+  return results;
+}
+
+async function writeResults(machine: MachineInfo, all: readonly { result: BenchResult; earlier: boolean }[]): Promise<void> {
   const analysis = await readFile(path.join(BENCH_DIR, "ANALYSIS.md"), "utf8").catch(() => "");
   await writeFile(path.join(BENCH_DIR, "RESULTS.md"), renderResults(machine, all, analysis));
   process.stderr.write(`wrote ${path.relative(process.cwd(), path.join(BENCH_DIR, "RESULTS.md"))}\n`);
-  return results;
 }
 
 /** Every benchmark, in the order `npm run bench` runs them and RESULTS.md lists them. */

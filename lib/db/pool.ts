@@ -1,4 +1,5 @@
 import pg from "pg";
+import { logger } from "@/lib/log";
 
 // One pg pool per process, shared by Prisma (through its driver adapter) and by the raw-SQL hot
 // paths (transit, grant, the relay), so both count against the same connection budget.
@@ -21,11 +22,18 @@ export function databaseUrl(): string {
 
 /** The pool is made on first use, so tests and the CLI can choose the database before that. */
 export function getPool(): pg.Pool {
-  globalForPool.orderOpsPool ??= new pg.Pool({
-    connectionString: databaseUrl(),
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    application_name: process.env.ORDEROPS_SERVICE ?? "orderops",
-  });
+  if (!globalForPool.orderOpsPool) {
+    const pool = new pg.Pool({
+      connectionString: databaseUrl(),
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      application_name: process.env.ORDEROPS_SERVICE ?? "orderops",
+    });
+    // When the server ends an idle connection (a restart, pg_terminate_backend, DROP DATABASE …
+    // FORCE), pg-pool drops that client and emits "error" on the pool. Unheard, that event is an
+    // uncaught exception that takes the whole process down; the next checkout simply reconnects.
+    pool.on("error", (error) => logger.warn({ err: error }, "idle database connection closed by the server"));
+    globalForPool.orderOpsPool = pool;
+  }
   return globalForPool.orderOpsPool;
 }
 

@@ -1,5 +1,5 @@
 // One worker's timeout-close run, in its own process: closeExpiredOrders() with the worker's own
-// defaults (batch 200, 8 transit() calls in flight, pool DATABASE_POOL_SIZE, 20 in worker-main).
+// defaults (batches of 200, each one transitBatch() transaction; pool DATABASE_POOL_SIZE, 20 in worker-main).
 import { closeExpiredOrders, type TimeoutCloseReport } from "@/lib/jobs/timeout-close";
 import { closePool, getPool } from "@/lib/db/pool";
 import { DEADLINE_ENV, workerMain } from "../lib/child";

@@ -3,19 +3,17 @@ import type pg from "pg";
 import { getPool } from "@/lib/db/pool";
 import { logger } from "@/lib/log";
 import { assertNever } from "@/lib/orders/machine";
-import { transit, type TransitOutcome } from "@/lib/orders/transit";
+import type { TransitOutcome } from "@/lib/orders/transit";
+import { transitBatch } from "@/lib/orders/transit-batch";
 import { timeoutCloseKey, withClaimer } from "./claim";
-import { runConcurrently } from "./run-concurrently";
 
 export interface TimeoutCloseOptions {
   /** The job's clock. Default: now. */
   readonly now?: Date;
-  /** Orders claimed per round trip. Each is one advisory lock held until the batch is done. */
+  /** Orders claimed and closed per transaction. Each is one advisory lock held until the batch is done. */
   readonly batchSize?: number;
   /** The lower age bound: a job restarted after months must not close years of leftovers. */
   readonly maxAgeDays?: number;
-  /** transit() calls in flight per batch. Keep below the pool size (the claim holds one more). */
-  readonly concurrency?: number;
   readonly signal?: AbortSignal;
   readonly pool?: pg.Pool;
 }
@@ -29,9 +27,9 @@ export interface TimeoutCloseReport {
   readonly duplicate: number;
   readonly rejected: number;
   readonly notFound: number;
-  /** transit threw (database trouble); the order is still `created` and comes back next run. */
+  /** The batch failed (database trouble); its orders are still `created` and come back next run. */
   readonly failed: number;
-  /** Candidates another worker had claimed, or that moved before this worker's lock. */
+  /** Candidates another worker had claimed, that moved before this worker's lock, or whose row a payment held. */
   readonly skipped: number;
 }
 
@@ -43,8 +41,9 @@ const log = logger.child({ job: "timeout-close" });
 /**
  * Closes `created` orders older than their tenant's unpaid timeout and younger than the lower bound.
  * Per tenant, a keyset scan by id over the (tenant_id, state, id, created_at) index: the first three
- * columns give equality, cursor and order; created_at is filtered inside the index. Each close is a
- * transit(close) with expectedState `created`, so a payment that committed first makes it `stale`.
+ * columns give equality, cursor and order; created_at is filtered inside the index. Each batch is one
+ * transitBatch(close) with expectedState `created`: a payment that committed first makes an order
+ * `stale`, and an order whose row a payment holds right now is skipped, never waited for.
  *
  * Several workers may run this at once: each claims its batch (see claim.ts) and skips what another
  * holds, so the orders are split between them and no close is attempted twice.
@@ -54,7 +53,6 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
   const now = options.now ?? new Date();
   const batchSize = options.batchSize ?? 200;
   const maxAgeDays = options.maxAgeDays ?? 30;
-  const concurrency = options.concurrency ?? 8;
   const counts: Counts = { closed: 0, stale: 0, illegal: 0, duplicate: 0, rejected: 0, notFound: 0, failed: 0, skipped: 0 };
 
   const { rows: tenants } = await pool.query<{ tenantId: string; timeoutSeconds: number }>(
@@ -88,26 +86,26 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
           : { rows: [] };
         counts.skipped += candidates.length - mine.length;
 
-        await runConcurrently(mine, concurrency, async ({ id }) => {
-          try {
-            const result = await transit(
-              {
-                orderId: id,
-                event: "close",
-                bizKey: "timeout",
-                expectedState: "created",
-                actor: "system:timeout-close",
-                source: "job",
-                reason: `unpaid for more than ${tenant.timeoutSeconds} s`,
-              },
-              pool,
-            );
-            counts[countKey(result.result)]++;
-          } catch (error) {
-            counts.failed++;
-            log.error({ err: error, orderId: id, tenantId: tenant.tenantId }, "timeout close failed; retried next run");
-          }
-        });
+        const reason = `unpaid for more than ${tenant.timeoutSeconds} s`;
+        try {
+          const { results, busy } = await transitBatch(
+            mine.map(({ id }) => ({
+              orderId: id,
+              event: "close",
+              bizKey: "timeout",
+              expectedState: "created",
+              actor: "system:timeout-close",
+              source: "job",
+              reason,
+            })),
+            pool,
+          );
+          for (const result of results.values()) counts[countKey(result.result)]++;
+          counts.skipped += busy.length;
+        } catch (error) {
+          counts.failed += mine.length;
+          log.error({ err: error, orders: mine.length, tenantId: tenant.tenantId }, "timeout close batch failed; retried next run");
+        }
         await claimer.unlockAll();
         if (candidates.length < batchSize) break;
       }

@@ -34,7 +34,8 @@ export type TransitResult =
 
 export type TransitOutcome = TransitResult["result"];
 
-const MAX_ATTEMPTS = 4;
+/** Attempts per call: a compare-and-set miss, serialization failure, deadlock or unique race retries. */
+export const MAX_ATTEMPTS = 4;
 
 const GUARD_EXCEPTION: Readonly<Record<GuardName, ExceptionKind>> = {
   "amount-matches": "amount-mismatch",
@@ -73,11 +74,17 @@ export async function transit(input: TransitInput, pool: pg.Pool = getPool()): P
   }
 }
 
-type Attempt =
-  | { readonly kind: "done"; readonly result: TransitResult; readonly exception?: ExceptionInput }
-  | { readonly kind: "conflict" };
+/** A result, with the exception to file for ops after the transaction (never inside it). */
+export interface Done {
+  readonly kind: "done";
+  readonly result: TransitResult;
+  readonly exception?: ExceptionInput;
+}
 
-interface Facts {
+type Attempt = Done | { readonly kind: "conflict" };
+
+/** What the decision reads under the lock besides the order row (null where the event needs none). */
+export interface Facts {
   readonly duplicate: TransitionRecord | null;
   readonly refundFrom: OrderState | null;
   readonly lines: LineFacts[] | null;
@@ -117,7 +124,7 @@ async function attemptTransit(input: TransitInput, pool: pg.Pool): Promise<Attem
   }
 }
 
-function done(result: TransitResult, exception?: ExceptionInput): Attempt {
+function done(result: TransitResult, exception?: ExceptionInput): Done {
   return { kind: "done", result, ...(exception ? { exception } : {}) };
 }
 
@@ -151,9 +158,10 @@ async function readFacts(client: pg.PoolClient, order: OrderSnapshot, input: Tra
   };
 }
 
-type Decision = Attempt | { readonly kind: "write"; readonly to: OrderState; readonly reversals: readonly Reversal[] };
+export type Decision = Done | { readonly kind: "write"; readonly to: OrderState; readonly reversals: readonly Reversal[] };
 
-function decide(order: OrderSnapshot, input: TransitInput, facts: Facts): Decision {
+/** DESIGN.md steps 2, 3 and 5 for one locked order: duplicate, stale, illegal, guard — or write. */
+export function decide(order: OrderSnapshot, input: TransitInput, facts: Facts): Decision {
   if (facts.duplicate) return done({ result: "duplicate", order, transition: facts.duplicate });
 
   const staleness = staleReason(order, input);

@@ -4,7 +4,7 @@ import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { transit, type TransitInput, type TransitResult } from "./transit";
-import { transitBatch, type BatchInput } from "./transit-batch";
+import { DUPLICATES_SQL, transitBatch, type BatchInput } from "./transit-batch";
 import type { OrderSnapshot } from "./types";
 
 useFreshDatabase();
@@ -184,3 +184,41 @@ describe("transitBatch", () => {
     expect(rows[0]!.n).toBe(closed);
   });
 });
+
+describe("the duplicate check under statistics that lag the table", () => {
+  it("probes the unique key per order, never a scan of every (tenant, close, timeout)", async () => {
+    // Statistics taken while the table was small, then 5,000 job closes that all share one bizKey:
+    // what the timeout job leaves behind before autovacuum analyzes again.
+    await getPool().query(`ANALYZE order_transitions`);
+    await getPool().query(
+      `WITH o AS (
+         INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state, state_at)
+         SELECT $1, 'STALE-' || g, 'p', 600, 'CNY', 'closed', now() FROM generate_series(1, 5000) g RETURNING id
+       )
+       INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source)
+       SELECT $1, id, 'close', 'created', 'closed', 'timeout', 'system:timeout-close', 'job' FROM o`,
+      [TENANT],
+    );
+    const ids = (await newOrders(3)).map((o) => o.id);
+
+    const { rows } = await getPool().query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${DUPLICATES_SQL}`, [
+      ids.map(() => TENANT),
+      ids,
+      ids.map(() => "close"),
+      ids.map(() => "timeout"),
+    ]);
+
+    const reads = scans(rows[0]!["QUERY PLAN"][0].Plan).filter((n) => n["Relation Name"] === "order_transitions");
+    expect(reads.map((n) => n["Index Name"])).toEqual(["order_transitions_tenant_id_order_id_event_biz_key_key"]);
+  });
+});
+
+interface PlanNode {
+  readonly "Relation Name"?: string;
+  readonly "Index Name"?: string;
+  readonly Plans?: PlanNode[];
+}
+
+function scans(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(scans)];
+}

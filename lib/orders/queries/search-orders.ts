@@ -9,7 +9,7 @@ import type { OrderSnapshot } from "@/lib/orders/types";
 // Every statement here is a set of index range scans, never a scan of the table:
 // - a search term is tried as all three kinds at once, each an equality lookup on its own index
 //   (orders (tenant_id, order_no), orders (tenant_id, player_id, created_at), and the pay
-//   transition's order_transitions (tenant_id, event, biz_key)); the few hits are then filtered;
+//   transition's partial index order_transitions (tenant_id, biz_key) WHERE event = 'pay'); the few hits are then filtered;
 // - browsing walks one (tenant, state) range at a time — a LATERAL subquery per pair, each reading
 //   at most one page in index order — and merges them. With no state filter that is 7 short scans
 //   per product rather than one scan over every state.

@@ -15,6 +15,8 @@ import { count, ms, perSecond, summarize } from "./lib/stats";
 const PORT = Number(process.env.BENCH_PORT ?? 3700);
 const CONNECTIONS = 50;
 const TARGET_P95_MS = 150;
+/** Context for the target: 50 agents who each open a page every 5 s. */
+const AGENT_PAUSE_S = 5;
 const EMAIL = "manager@example.com";
 const PASSWORD = "orderops-demo";
 
@@ -26,8 +28,19 @@ interface LoadRun {
   readonly seconds: number;
 }
 
-/** autocannon with `connections` keeping one request each in flight; paths rotate over `paths`. */
-async function load(baseUrl: string, cookie: string, paths: readonly string[], connections: number, seconds: number): Promise<LoadRun> {
+/**
+ * autocannon with `connections` keeping one request each in flight; paths rotate over `paths`. With
+ * `overallRate`, the connections together send that many requests a second (agents who read what
+ * they opened) instead of one the moment the last was answered.
+ */
+async function load(
+  baseUrl: string,
+  cookie: string,
+  paths: readonly string[],
+  connections: number,
+  seconds: number,
+  overallRate?: number,
+): Promise<LoadRun> {
   let next = 0;
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
@@ -36,6 +49,7 @@ async function load(baseUrl: string, cookie: string, paths: readonly string[], c
     url: baseUrl,
     connections,
     duration: seconds,
+    ...(overallRate ? { overallRate } : {}),
     timeout: 30,
     headers: { cookie, accept: "text/html" },
     requests: [
@@ -117,6 +131,11 @@ export const consoleLoadBench: Bench = {
           metrics.push({
             name: `${target.key}: one connection (no queue)`,
             value: `p50 ${ms(a.p50)}, p95 ${ms(a.p95)}; ${perSecond(alone.latencies.length / alone.seconds)}`,
+          });
+          const paced = summarize((await load(server.url, cookie, target.paths, CONNECTIONS, seconds, CONNECTIONS / AGENT_PAUSE_S)).latencies);
+          metrics.push({
+            name: `${target.key}: ${CONNECTIONS} agents opening a page every ${AGENT_PAUSE_S} s each (${perSecond(CONNECTIONS / AGENT_PAUSE_S)})`,
+            value: `p95 ${ms(paced.p95)} (p50 ${ms(paced.p50)}, p99 ${ms(paced.p99)})`,
           });
           notes.push(
             `${target.key}: ${target.what}; ${count(run.latencies.length)} responses in ${seconds} s, ${count(ok)} with 200${bad > 0 ? `, **${count(bad)} not 200, errors or timeouts** (${JSON.stringify([...run.statuses])})` : ""}. ` +

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatMoney, parseMoney } from "./format";
+import { formatMoney, parseMoney } from "./format";
 
 describe("money", () => {
   it("formats integer minor units", () => {
@@ -16,15 +16,5 @@ describe("money", () => {
 
   it("refuses what is not an amount", () => {
     for (const text of ["", "abc", "1.234", "-5", "1,000", "1e3", "12."]) expect(parseMoney(text)).toBeNull();
-  });
-});
-
-describe("formatDuration", () => {
-  it("uses the largest whole unit", () => {
-    expect(formatDuration(0)).toBe("0 seconds");
-    expect(formatDuration(1)).toBe("1 second");
-    expect(formatDuration(125)).toBe("2 minutes");
-    expect(formatDuration(3 * 3600 + 59)).toBe("3 hours");
-    expect(formatDuration(86_400 * 2.5)).toBe("2 days");
   });
 });

@@ -5,25 +5,6 @@ export function formatMoney(amountMinor: number, currency: string, locale = "en-
   return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amountMinor / 100);
 }
 
-const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
-  ["day", 86_400],
-  ["hour", 3_600],
-  ["minute", 60],
-  ["second", 1],
-];
-
-/** "3 hours" — the largest whole unit, for "time in state". */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  for (const [unit, size] of UNITS) {
-    if (s >= size || unit === "second") {
-      const n = Math.floor(s / size);
-      return `${n} ${unit}${n === 1 ? "" : "s"}`;
-    }
-  }
-  return `${s} seconds`;
-}
-
 /** "128", "128.5", "128.50" → 12850 minor units, without ever going through a float. Null if not money. */
 export function parseMoney(text: string): number | null {
   const match = /^\s*(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(text);

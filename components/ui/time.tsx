@@ -1,7 +1,7 @@
 "use client";
 
+import { useFormatter, useLocale } from "next-intl";
 import { useSyncExternalStore } from "react";
-import { formatDuration } from "@/lib/format";
 
 // One shared clock for every <Time>: ticks every 30 s. On the server (and during hydration) there
 // is no "now", so the first paint shows the UTC timestamp and the viewer's zone follows.
@@ -27,18 +27,20 @@ function subscribe(listener: () => void): () => void {
 }
 
 /**
- * A timestamp in the viewer's own time zone with its age ("3 hours ago"). The ISO value is in
- * `dateTime` and the title, for copying.
+ * A timestamp in the viewer's own time zone, written in the UI's language, with its age
+ * ("3 hours ago", "3小时前"). The ISO value is in `dateTime` and the title, for copying.
  */
 export function Time({ value }: { value: Date | string }) {
+  const format = useFormatter();
+  const locale = useLocale();
   const current = useSyncExternalStore(subscribe, () => now, () => null);
   const date = typeof value === "string" ? new Date(value) : value;
   const iso = date.toISOString();
   if (current === null) return <time dateTime={iso}>{iso.slice(0, 19).replace("T", " ")} UTC</time>;
   return (
     <time dateTime={iso} title={iso}>
-      {date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })}{" "}
-      <span className="text-slate-500">({formatDuration((current - date.getTime()) / 1000)} ago)</span>
+      {date.toLocaleString(locale, { dateStyle: "medium", timeStyle: "medium" })}{" "}
+      <span className="text-slate-500">({format.relativeTime(date, current)})</span>
     </time>
   );
 }

@@ -1,5 +1,5 @@
 import { useTranslations } from "next-intl";
-import { availableEvents, type OrderState } from "@/lib/orders/machine";
+import { availableEvents, statesAccepting, TERMINAL_STATES, type OrderEvent, type OrderState } from "@/lib/orders/machine";
 
 /** "What can this order do next, and why not X?" — every event, legal or not, with the reason. */
 export function NextEvents({ state }: { state: OrderState }) {
@@ -8,6 +8,11 @@ export function NextEvents({ state }: { state: OrderState }) {
   const all = availableEvents(state);
   const legal = all.filter((e) => e.allowed);
   const refused = all.filter((e) => !e.allowed);
+  // machine.refusal() words the same reason in English for the API; here it is in the UI's language.
+  const why = (event: OrderEvent) =>
+    TERMINAL_STATES.includes(state)
+      ? t("refusedTerminal", { state })
+      : t("refusedFrom", { from: statesAccepting(event).join(" / "), state });
   return (
     <div className="space-y-3 text-sm">
       <div>
@@ -27,7 +32,7 @@ export function NextEvents({ state }: { state: OrderState }) {
           {refused.map((e) => (
             <li key={e.event} className="text-slate-600">
               <span className="font-mono">{e.event}</span> <span className="text-slate-400">{events(e.event)}</span>
-              {e.allowed ? null : <div className="text-xs text-slate-500">{e.reason}</div>}
+              <div className="text-xs text-slate-500">{why(e.event)}</div>
             </li>
           ))}
         </ul>

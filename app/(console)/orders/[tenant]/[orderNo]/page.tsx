@@ -133,10 +133,10 @@ export default async function OrderPage({ params }: Props) {
           <table className="w-full text-sm">
             <thead className="text-left text-slate-500">
               <tr>
-                <th className="font-medium">Topic</th>
-                <th className="font-medium">Status</th>
-                <th className="font-medium">Attempts</th>
-                <th className="font-medium">Created</th>
+                <th className="font-medium">{t("outboxTopic")}</th>
+                <th className="font-medium">{t("outboxStatus")}</th>
+                <th className="font-medium">{t("outboxAttempts")}</th>
+                <th className="font-medium">{t("outboxCreated")}</th>
               </tr>
             </thead>
             <tbody>

@@ -49,6 +49,13 @@ function anchor(from: OrderState, to: OrderState): { x1: number; y1: number; x2:
 
 export function StateDiagram({ state, previous }: { state: OrderState; previous?: OrderState | null }) {
   const t = useTranslations("state");
+  const drawn = EDGES.map((e) => {
+    // From refunding, only the edge back to the state the refund came from is live.
+    const live = e.from === state && (!e.back || e.to === previous);
+    const { x1, y1, x2, y2 } = anchor(e.from, e.to);
+    const bend = e.back ? 26 : 0;
+    return { e, live, x1, y1, x2, y2, mx: (x1 + x2) / 2 + bend, my: (y1 + y2) / 2 + bend };
+  });
   return (
     <svg viewBox="0 0 700 220" role="img" aria-label={`Order state machine; the order is ${state}`} className="w-full max-w-3xl">
       <defs>
@@ -59,39 +66,17 @@ export function StateDiagram({ state, previous }: { state: OrderState; previous?
           <path d="M0,0 L10,5 L0,10 z" fill="#0f172a" />
         </marker>
       </defs>
-      {EDGES.map((e) => {
-        // From refunding, only the edge back to the state the refund came from is live.
-        const live = e.from === state && (!e.back || e.to === previous);
-        const { x1, y1, x2, y2 } = anchor(e.from, e.to);
-        const bend = e.back ? 26 : 0;
-        const mx = (x1 + x2) / 2 + bend;
-        const my = (y1 + y2) / 2 + bend;
-        return (
-          <g key={`${e.from}-${e.event}-${e.to}`}>
-            <path
-              d={`M${x1},${y1} Q${mx},${my} ${x2},${y2}`}
-              fill="none"
-              stroke={live ? "#0f172a" : "#cbd5e1"}
-              strokeWidth={live ? 2 : 1}
-              strokeDasharray={e.back ? "4 3" : undefined}
-              markerEnd={`url(#${live ? "arrow-live" : "arrow"})`}
-            />
-            {live ? (
-              <text
-                x={mx}
-                y={my - 6}
-                textAnchor="middle"
-                stroke="white"
-                strokeWidth={4}
-                paintOrder="stroke"
-                className="fill-slate-900 font-mono text-[10px] font-semibold"
-              >
-                {e.event}
-              </text>
-            ) : null}
-          </g>
-        );
-      })}
+      {drawn.map(({ e, live, x1, y1, x2, y2, mx, my }) => (
+        <path
+          key={`${e.from}-${e.event}-${e.to}`}
+          d={`M${x1},${y1} Q${mx},${my} ${x2},${y2}`}
+          fill="none"
+          stroke={live ? "#0f172a" : "#cbd5e1"}
+          strokeWidth={live ? 2 : 1}
+          strokeDasharray={e.back ? "4 3" : undefined}
+          markerEnd={`url(#${live ? "arrow-live" : "arrow"})`}
+        />
+      ))}
       {ORDER_STATES.map((s) => {
         const { x, y } = POSITION[s];
         const current = s === state;
@@ -107,6 +92,23 @@ export function StateDiagram({ state, previous }: { state: OrderState; previous?
           </g>
         );
       })}
+      {/* The live edges' names last, so no box covers them. */}
+      {drawn
+        .filter((d) => d.live)
+        .map(({ e, mx, my }) => (
+          <text
+            key={`${e.from}-${e.event}-${e.to}`}
+            x={mx}
+            y={my - 6}
+            textAnchor="middle"
+            stroke="white"
+            strokeWidth={4}
+            paintOrder="stroke"
+            className="fill-slate-900 font-mono text-[10px] font-semibold"
+          >
+            {e.event}
+          </text>
+        ))}
     </svg>
   );
 }

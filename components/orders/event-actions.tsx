@@ -142,7 +142,7 @@ function Outcome({ shown, stateLabel }: { shown: Shown; stateLabel: (state: stri
     case "stale":
       return (
         <Alert tone="error">
-          <p>{t("stale", { reason: o.reason })}</p>
+          <p>{t("stale", { seen: o.seenVersion, now: o.version })}</p>
           <ul className="mt-1 list-disc pl-5">
             {o.since.map((tr) => (
               <li key={tr.id}>

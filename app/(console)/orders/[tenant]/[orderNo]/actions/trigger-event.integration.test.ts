@@ -71,7 +71,7 @@ describe("triggerEvent (console actions)", () => {
 
     expect(result).toMatchObject({
       ok: true,
-      data: { result: "stale", reason: "expected version 1, but the order is at version 2", since: [{ event: "begin-delivery", from: "paid", to: "delivering", actor: "game:server" }] },
+      data: { result: "stale", reason: "expected version 1, but the order is at version 2", seenVersion: 1, version: 2, since: [{ event: "begin-delivery", from: "paid", to: "delivering", actor: "game:server" }] },
     });
   });
 

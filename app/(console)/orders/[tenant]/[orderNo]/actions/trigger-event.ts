@@ -36,7 +36,14 @@ export type TriggerEventOutcome =
   | { readonly result: "applied" | "duplicate"; readonly state: string; readonly version: number }
   | { readonly result: "approval-requested" | "approval-pending" }
   | { readonly result: "illegal" | "rejected"; readonly reason: string }
-  | { readonly result: "stale"; readonly reason: string; readonly since: readonly TransitionRecord[] };
+  | {
+      readonly result: "stale";
+      readonly reason: string;
+      /** The version the form was rendered at, and the order's now. */
+      readonly seenVersion: number;
+      readonly version: number;
+      readonly since: readonly TransitionRecord[];
+    };
 
 /** A console event: whitelisted for the role, in scope, with a reason; through transit(). */
 export const triggerEvent = defineAction({ name: "orders.trigger-event", permission: "orders:event", input }, async (v, { staff, actor }) => {
@@ -75,7 +82,13 @@ export const triggerEvent = defineAction({ name: "orders.trigger-event", permiss
       // Each applied transition bumps the version once: the newest (now − expected) rows are what changed.
       const detail = await getOrderDetail(v.tenant, v.orderNo);
       const since = detail ? detail.transitions.slice(0, Math.max(0, result.order.version - v.expectedVersion)) : [];
-      return { result: "stale", reason: result.reason, since } satisfies TriggerEventOutcome;
+      return {
+        result: "stale",
+        reason: result.reason,
+        seenVersion: v.expectedVersion,
+        version: result.order.version,
+        since,
+      } satisfies TriggerEventOutcome;
     }
   }
 });

@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "bench/**/*.test.ts"],
     globalSetup: ["lib/test/global-setup.ts"],
+    setupFiles: ["lib/test/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: "test" },

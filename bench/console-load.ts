@@ -3,7 +3,7 @@
 // on a fresh database seeded by the bulk seeder.
 import autocannon from "autocannon";
 import { getPool } from "@/lib/db/pool";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { seedDemoStaff } from "@/lib/seed/staff";
 import { withFreshDatabase } from "./lib/db";
 import { request, signIn } from "./lib/http";

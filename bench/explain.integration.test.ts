@@ -7,7 +7,7 @@
 // one page or looks up a few rows — which is the property that holds at a million.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { useFreshDatabase } from "@/lib/test/database";
 import { captureStatements, explain, judgePlan } from "./lib/capture";
 import { CONSOLE_QUERIES, sampleInputs, type QueryInputs } from "./queries";

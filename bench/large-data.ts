@@ -1,5 +1,5 @@
 // 3. Large data: the console's lookups, queues and audit pages on 1,000,000 orders and over
-// 5,000,000 transitions, loaded with the bulk seeder (lib/seed/demo.ts, dense histories).
+// 5,000,000 transitions, loaded with the bulk seeder (lib/seed/demo/seed-demo.ts, dense histories).
 //
 // Seeding a million orders takes minutes, so the database (orderops_bench_large) is kept after the
 // run and reused by the next one when it matches: same order count, seed and history profile, and
@@ -15,7 +15,7 @@ import pg from "pg";
 import { readMigrations } from "@/lib/db/migrate";
 import { closePool, getPool } from "@/lib/db/pool";
 import { migrate } from "@/lib/db/migrate";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { seedDemoStaff } from "@/lib/seed/staff";
 import { captureStatements, judgePlan, serverTime } from "./lib/capture";
 import { createMigratedDatabase, DATABASE_PREFIX, databaseExists, dropDatabase, quoteIdent, urlFor, withAdmin } from "./lib/db";

@@ -1,10 +1,12 @@
--- transit() as pgbench runs it: the same five round trips and the same SQL text as
--- lib/orders/transit.ts for a `pay` on an order in `created` (BEGIN; lock the order row; the facts
--- statement; the one write statement: transition + compare-and-set update + outbox message, with
--- the ledger-reversal part inert; COMMIT). Run with -M extended, so every :variable is a bound
--- parameter exactly like node-postgres sends it, and with these variables (-D):
---   n=0 base=<first order id> stride=<orders per client> to=paid actor=… source=callback reason=…
---   refundfrom=false lines=false empty={} prefix=refund:
+-- transit() as pgbench runs it: the same five round trips and the same SQL as lib/orders/transit.ts
+-- and lib/orders/write-transitions.ts for a `pay` on an order in `created` (BEGIN; lock the order
+-- row; the facts statement; the one write statement: transitions + compare-and-set update + outbox
+-- messages + ledger reversals, each from arrays of one element, the reversal part inert; COMMIT).
+-- Run with -M extended, so every :variable is a bound parameter as node-postgres sends it. pgbench
+-- binds only scalars, so the write's one-element arrays are written ARRAY[:x] where transit sends
+-- an array parameter; the outbox payload, which transit builds in JS, is built here by the server.
+-- Variables (-D): n=0 base=<first order id> stride=<orders per client> to=paid actor=… source=callback
+--   reason=… refundfrom=false lines=false empty={} prefix=refund:
 -- Each client pays its own orders, base + client_id·stride + 1, 2, 3, … (distinct orders, like the
 -- 16 transit() clients), and uses the order id as the bizKey. Keep this file in step with transit.ts.
 \set n :n + 1
@@ -18,33 +20,41 @@ SELECT
           WHERE tenant_id = :o_tenantId AND order_id = :o_id AND event = 'pay' AND biz_key = :id) t) AS duplicate,
        CASE WHEN :refundfrom THEN (SELECT from_state FROM order_transitions
           WHERE tenant_id = :o_tenantId AND order_id = :o_id AND event = 'request-refund' ORDER BY id DESC LIMIT 1) END AS "refundFrom",
-       CASE WHEN :lines THEN (SELECT json_agg(json_build_object('sku', l.sku, 'kind', l.kind, 'quantity', l.quantity,
-            'granted', COALESCE(g.granted, 0), 'reversed', COALESCE(g.reversed, 0)) ORDER BY l.sku)
-          FROM order_lines l
-          LEFT JOIN (SELECT sku, SUM(quantity) FILTER (WHERE quantity > 0)::int AS granted,
-                            -SUM(quantity) FILTER (WHERE quantity < 0)::int AS reversed
-                     FROM grants WHERE tenant_id = :o_tenantId AND order_id = :o_id GROUP BY sku) g ON g.sku = l.sku
-          WHERE l.tenant_id = :o_tenantId AND l.order_id = :o_id) END AS lines;
-WITH t AS (
+       CASE WHEN :lines THEN (SELECT json_agg(l) FROM (SELECT l.sku, l.kind, l.quantity,
+      COALESCE(SUM(g.quantity) FILTER (WHERE g.quantity > 0), 0)::int AS granted,
+      COALESCE(-SUM(g.quantity) FILTER (WHERE g.quantity < 0), 0)::int AS reversed
+    FROM order_lines l
+    LEFT JOIN grants g ON g.tenant_id = l.tenant_id AND g.order_id = l.order_id AND g.sku = l.sku
+    WHERE l.tenant_id = :o_tenantId AND l.order_id = :o_id
+    GROUP BY l.id, l.sku, l.kind, l.quantity
+    ORDER BY l.sku) l) END AS lines;
+WITH x AS (
+       SELECT * FROM unnest(ARRAY[:o_id::bigint], ARRAY[:o_tenantId::text], ARRAY['pay'::text], ARRAY[:o_state::text], ARRAY[:to::text],
+                            ARRAY[:id::text], ARRAY[:actor::text], ARRAY[:source::text], ARRAY[:reason::text], ARRAY[:o_version::int],
+                            ARRAY['order.transitioned'::text],
+                            ARRAY[jsonb_build_object('tenantId', :o_tenantId::text, 'orderNo', :o_orderNo::text, 'event', 'pay', 'from', :o_state::text,
+                                  'to', :to::text, 'version', :o_version::int + 1, 'bizKey', :id::text, 'source', :source::text)])
+         AS x(order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version, topic, payload)
+     ), t AS (
        INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason)
-       VALUES (:o_tenantId, :o_id, 'pay', :o_state, :to, :id, :actor, :source, :reason)
-       RETURNING id, event, from_state AS "from", to_state AS "to", biz_key AS "bizKey", actor, source,
+       SELECT tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason FROM x
+       RETURNING order_id AS "orderId", id, event, from_state AS "from", to_state AS "to", biz_key AS "bizKey", actor, source,
   reason, created_at AS "at"
      ), o AS (
-       UPDATE orders SET state = :to, state_at = now(), version = version + 1, updated_at = now()
-       WHERE id = :o_id AND state = :o_state AND version = :o_version
+       UPDATE orders SET state = x.to_state, state_at = now(), version = version + 1, updated_at = now()
+       FROM x WHERE orders.id = x.order_id AND orders.state = x.from_state AND orders.version = x.seen_version
        RETURNING id, tenant_id AS "tenantId", order_no AS "orderNo", player_id AS "playerId", amount, currency,
   state, state_at AS "stateAt", version
      ), m AS (
        INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)
-       SELECT o."tenantId", o.id, 'order.transitioned', jsonb_build_object(
-         'tenantId', o."tenantId", 'orderNo', o."orderNo", 'event', t.event, 'from', t."from", 'to', t."to",
-         'version', o.version, 'bizKey', t."bizKey", 'source', t.source, 'at', t."at")
-       FROM o, t
+       SELECT x.tenant, x.order_id, x.topic, x.payload || jsonb_build_object('at', t."at")
+       FROM x JOIN o ON o.id = x.order_id JOIN t ON t."orderId" = x.order_id
      ), r AS (
        INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason)
-       SELECT :o_tenantId, o.id, x.sku, :prefix || :id, x.quantity, :source, :actor, x.disposition || ': ' || coalesce(:reason, 'refund confirmed')
-       FROM o, unnest(:empty::text[], :empty::int[], :empty::text[]) AS x(sku, quantity, disposition)
+       SELECT x.tenant, x.order_id, g.sku, :prefix || x.biz_key, g.quantity, x.source, x.actor,
+              g.disposition || ': ' || coalesce(x.reason, 'refund confirmed')
+       FROM unnest(:empty::bigint[], :empty::text[], :empty::int[], :empty::text[]) AS g(order_id, sku, quantity, disposition)
+       JOIN x ON x.order_id = g.order_id JOIN o ON o.id = g.order_id
      )
-     SELECT (SELECT row_to_json(o) FROM o) AS order, row_to_json(t) AS transition FROM t;
+     SELECT row_to_json(o) AS order, row_to_json(t) AS transition FROM o JOIN t ON t."orderId" = o.id;
 COMMIT;

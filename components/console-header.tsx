@@ -28,7 +28,7 @@ export function ConsoleHeader({ staff }: { staff: Staff }) {
         <Link href="/" className="font-semibold">
           Order Ops
         </Link>
-        <nav aria-label="Main" className="flex gap-1 text-sm">
+        <nav aria-label={t("main")} className="flex gap-1 text-sm">
           {NAV.filter((item) => can(staff.role, item.permission)).map((item) => (
             <Link key={item.href} href={item.href} className="rounded px-2 py-1 text-slate-700 hover:bg-slate-100">
               {t(item.key)}

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { closePool, getPool } from "@/lib/db/pool";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { seedDemoStaff } from "@/lib/seed/staff";
 import { E2E_DATABASE_NAME, E2E_DATABASE_URL, E2E_SERVER_URL } from "./env";
 

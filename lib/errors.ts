@@ -1,4 +1,8 @@
-// One error type for the app. `message` is for logs; `userMessage` is safe to show anyone.
+// One error type for the app: a code (what kind of failure, and its HTTP status) and, where it says
+// more, a problem (lib/problems.ts) with the facts. Neither is a sentence: the words are chosen at
+// the edge, in the reader's language (lib/i18n/public-error.ts). `message` is for logs only.
+import type { FieldProblem, Problem } from "./problems";
+import type { FieldProblems } from "./validation";
 
 export const ERROR_CODES = [
   "unauthenticated",
@@ -25,44 +29,32 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   internal: 500,
 };
 
-const DEFAULT_USER_MESSAGE: Readonly<Record<ErrorCode, string>> = {
-  unauthenticated: "Sign in to continue.",
-  forbidden: "Your role does not allow this.",
-  "not-found": "Not found.",
-  "invalid-input": "Some of the input is not valid.",
-  conflict: "This conflicts with the current state; reload and try again.",
-  "rate-limited": "Too many attempts; wait a moment and try again.",
-  "payload-too-large": "The request body is too large.",
-  "unsupported-media-type": "Send the body as application/json.",
-  internal: "Something went wrong on our side.",
-};
-
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly userMessage: string;
-  readonly fields: Record<string, string[]> | undefined;
+  readonly problem: Problem | undefined;
+  readonly fields: FieldProblems | undefined;
 
-  constructor(code: ErrorCode, message?: string, options: { userMessage?: string; fields?: Record<string, string[]>; cause?: unknown } = {}) {
-    super(message ?? DEFAULT_USER_MESSAGE[code], { cause: options.cause });
+  constructor(code: ErrorCode, problem?: Problem, options: { fields?: FieldProblems; cause?: unknown } = {}) {
+    super(problem ? `${code}: ${JSON.stringify(problem)}` : code, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
-    this.userMessage = options.userMessage ?? message ?? DEFAULT_USER_MESSAGE[code];
+    this.problem = problem;
     this.fields = options.fields;
   }
 }
 
+/** An invalid-input error about one field. */
+export function invalidField(field: string, problem: FieldProblem): AppError {
+  return new AppError("invalid-input", undefined, { fields: { [field]: [problem] } });
+}
+
+/** What a caller may see of any error, already in the caller's language. */
 export interface PublicError {
   readonly code: ErrorCode;
   readonly message: string;
+  /** The facts behind the message, for callers that act on them. */
+  readonly problem?: Problem;
   readonly fields?: Record<string, string[]>;
   /** Set on internal errors: quote it to find the full error in the logs. */
   readonly reference?: string;
-}
-
-/** What a caller may see of any error: an AppError's user message, or a generic one with a reference. */
-export function toPublicError(error: unknown, reference: string): PublicError {
-  if (error instanceof AppError) {
-    return { code: error.code, message: error.userMessage, ...(error.fields ? { fields: error.fields } : {}) };
-  }
-  return { code: "internal", message: `${DEFAULT_USER_MESSAGE.internal} Reference: ${reference}.`, reference };
 }

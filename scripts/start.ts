@@ -5,11 +5,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DATA_DIR, openEmbedded } from "@/lib/db/embedded";
+import { DATA_DIR } from "@/lib/db/embedded";
+import { openDatabase } from "@/lib/db/open";
 import { migrate } from "@/lib/db/migrate";
 import { closePool, getPool } from "@/lib/db/pool";
+import { disconnectPrisma, getPrisma } from "@/lib/db/prisma";
 import { logger } from "@/lib/log";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 
 const dev = process.argv.includes("--dev");
@@ -17,9 +19,8 @@ const port = process.env.PORT ?? "3000";
 const log = logger.child({ component: "start" });
 
 async function main(): Promise<void> {
-  const embedded = process.env.DATABASE_URL ? null : await openEmbedded();
-  if (embedded && !embedded.owned) throw new Error("another npm start already serves the embedded database in .data/");
-  if (embedded) process.env.DATABASE_URL = embedded.url;
+  const database = await openDatabase("serve");
+  const embedded = database.embedded;
   log.info({ database: embedded ? "embedded (PGlite in .data/)" : "DATABASE_URL" }, "database opened");
 
   const client = await getPool().connect();
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
     // Shown on the terminal on purpose: the newcomer needs these to sign in.
     process.stdout.write(`${formatDemoStaff(await seedDemoStaff(getPool())).join("\n")}\n`);
   }
+  // The children open their own connections; this process only keeps the embedded server.
+  await disconnectPrisma();
   await closePool();
   process.env.NEXTAUTH_SECRET ??= await installationSecret();
 
@@ -74,7 +77,7 @@ async function main(): Promise<void> {
 
   async function stop(signal: NodeJS.Signals): Promise<void> {
     for (const child of [...children, simulator]) child?.kill(signal);
-    await embedded?.stop();
+    await database.close();
     process.exit(0);
   }
   process.once("SIGINT", () => void stop("SIGINT"));
@@ -93,8 +96,7 @@ async function installationSecret(): Promise<string> {
 }
 
 async function isEmpty(): Promise<boolean> {
-  const { rows } = await getPool().query<{ any: boolean }>("SELECT EXISTS (SELECT 1 FROM tenants) AS any");
-  return !rows[0]!.any;
+  return (await getPrisma().tenant.findFirst({ select: { id: true } })) === null;
 }
 
 function bin(name: string): string {

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
 import { createUser } from "@/app/(console)/admin/users/actions/create-user";
 import { Alert } from "@/components/ui/alert";
@@ -16,7 +17,17 @@ type Outcome =
   | { readonly ok: true; readonly id: number; readonly email: string; readonly generatedPassword: string | null }
   | { readonly ok: false; readonly error: PublicError };
 
-export function CreateUserForm({ tenants, minPasswordLength }: { tenants: readonly TenantChoice[]; minPasswordLength: number }) {
+export function CreateUserForm({
+  tenants,
+  roles,
+  minPasswordLength,
+}: {
+  tenants: readonly TenantChoice[];
+  /** The roles this admin may hand out. */
+  roles: readonly Role[];
+  minPasswordLength: number;
+}) {
+  const t = useTranslations("admin");
   const [tenantIds, setTenantIds] = useState<string[]>([]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
@@ -49,37 +60,28 @@ export function CreateUserForm({ tenants, minPasswordLength }: { tenants: readon
     <form onSubmit={onSubmit} className="max-w-xl space-y-4" noValidate aria-busy={pending}>
       {outcome?.ok ? (
         <Alert tone="success">
-          Created <b>{outcome.email}</b>.{" "}
-          {outcome.generatedPassword ? (
-            <OneTimePassword email={outcome.email} password={outcome.generatedPassword} />
-          ) : (
-            "Hand them the password you typed. "
-          )}
+          {t.rich("create.created", { email: outcome.email, b: (chunks) => <b>{chunks}</b> })}{" "}
+          {outcome.generatedPassword ? <OneTimePassword email={outcome.email} password={outcome.generatedPassword} /> : `${t("create.typedPassword")} `}
           <Link href={`/admin/users/${outcome.id}`} className="mt-1 inline-block underline">
-            Open their account
+            {t("create.open")}
           </Link>
         </Alert>
       ) : null}
       {outcome && !outcome.ok ? <Alert tone="error">{outcome.error.message}</Alert> : null}
 
-      <Field label="Email" htmlFor="email" error={fieldError("email")}>
+      <Field label={t("form.email")} htmlFor="email" error={fieldError("email")}>
         <Input id="email" name="email" type="email" autoComplete="off" required aria-invalid={fieldError("email") ? true : undefined} aria-describedby={fieldError("email") ? "email-error" : undefined} />
       </Field>
-      <Field label="Name" htmlFor="name" error={fieldError("name")}>
+      <Field label={t("form.name")} htmlFor="name" error={fieldError("name")}>
         <Input id="name" name="name" autoComplete="off" required aria-invalid={fieldError("name") ? true : undefined} aria-describedby={fieldError("name") ? "name-error" : undefined} />
       </Field>
-      <Field label="Role" htmlFor="role" error={fieldError("role")}>
-        <Select id="role" name="role" defaultValue="agent" aria-invalid={fieldError("role") ? true : undefined}>
-          <RoleOptions />
+      <Field label={t("form.role")} htmlFor="role" error={fieldError("role")}>
+        <Select id="role" name="role" defaultValue={roles[0]} aria-invalid={fieldError("role") ? true : undefined}>
+          <RoleOptions roles={roles} />
         </Select>
       </Field>
       <TenantCheckboxes tenants={tenants} value={tenantIds} onChange={setTenantIds} error={fieldError("tenantIds")} disabled={pending} />
-      <Field
-        label="Password (optional)"
-        htmlFor="password"
-        error={fieldError("password")}
-        hint={`At least ${minPasswordLength} characters. Leave blank to generate a strong one, shown once.`}
-      >
+      <Field label={t("create.password")} htmlFor="password" error={fieldError("password")} hint={t("create.passwordHint", { min: minPasswordLength })}>
         <Input
           id="password"
           name="password"
@@ -90,7 +92,7 @@ export function CreateUserForm({ tenants, minPasswordLength }: { tenants: readon
         />
       </Field>
       <Button type="submit" disabled={pending}>
-        {pending ? "Creating…" : "Create staff user"}
+        {pending ? t("create.pending") : t("create.submit")}
       </Button>
     </form>
   );

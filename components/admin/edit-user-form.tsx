@@ -1,5 +1,6 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
 import { updateUser } from "@/app/(console)/admin/users/actions/update-user";
 import { Alert } from "@/components/ui/alert";
@@ -10,9 +11,8 @@ import type { PublicError } from "@/lib/errors";
 import { RoleOptions } from "./role-options";
 import { TenantCheckboxes, type TenantChoice } from "./tenant-checkboxes";
 
-type Outcome = { readonly ok: true; readonly changed: readonly string[] } | { readonly ok: false; readonly error: PublicError };
-
-const FIELD_WORDS: Readonly<Record<string, string>> = { name: "name", role: "role", tenantIds: "tenants" };
+type ChangedField = "name" | "role" | "tenantIds";
+type Outcome = { readonly ok: true; readonly changed: readonly ChangedField[] } | { readonly ok: false; readonly error: PublicError };
 
 export interface EditableUser {
   readonly id: number;
@@ -22,11 +22,26 @@ export interface EditableUser {
   readonly tenantIds: readonly string[];
 }
 
-export function EditUserForm({ user, tenants, isSelf }: { user: EditableUser; tenants: readonly TenantChoice[]; isSelf: boolean }) {
+export function EditUserForm({
+  user,
+  tenants,
+  roles,
+  isSelf,
+}: {
+  user: EditableUser;
+  tenants: readonly TenantChoice[];
+  /** The roles this admin may hand out (and the account's own). */
+  roles: readonly Role[];
+  isSelf: boolean;
+}) {
+  const t = useTranslations("admin");
+  const locale = useLocale();
   const [tenantIds, setTenantIds] = useState<string[]>([...user.tenantIds]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
   const fieldError = (name: string) => (outcome && !outcome.ok ? outcome.error.fields?.[name]?.[0] : undefined);
+  const fieldList = (fields: readonly ChangedField[]) =>
+    new Intl.ListFormat(locale, { type: "conjunction" }).format(fields.map((f) => t(`edit.fields.${f}`)));
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -45,16 +60,11 @@ export function EditUserForm({ user, tenants, isSelf }: { user: EditableUser; te
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate aria-busy={pending}>
-      {outcome?.ok && outcome.changed.length === 0 ? <Alert>Nothing to save: the account already looks like this.</Alert> : null}
-      {outcome?.ok && outcome.changed.length > 0 ? (
-        <Alert tone="success">
-          Saved the {outcome.changed.map((f) => FIELD_WORDS[f] ?? f).join(", ")} of {user.email}. Their open sessions were signed out; the
-          change applies from their next sign-in.
-        </Alert>
-      ) : null}
+      {outcome?.ok && outcome.changed.length === 0 ? <Alert>{t("edit.unchanged")}</Alert> : null}
+      {outcome?.ok && outcome.changed.length > 0 ? <Alert tone="success">{t("edit.saved", { fields: fieldList(outcome.changed), email: user.email })}</Alert> : null}
       {outcome && !outcome.ok ? <Alert tone="error">{outcome.error.message}</Alert> : null}
 
-      <Field label="Name" htmlFor="name" error={fieldError("name")}>
+      <Field label={t("form.name")} htmlFor="name" error={fieldError("name")}>
         <Input
           id="name"
           name="name"
@@ -65,15 +75,15 @@ export function EditUserForm({ user, tenants, isSelf }: { user: EditableUser; te
           aria-describedby={fieldError("name") ? "name-error" : undefined}
         />
       </Field>
-      <Field label="Role" htmlFor="role" error={fieldError("role")}>
+      <Field label={t("form.role")} htmlFor="role" error={fieldError("role")}>
         <Select id="role" name="role" defaultValue={user.role} aria-invalid={fieldError("role") ? true : undefined}>
-          <RoleOptions />
+          <RoleOptions roles={roles} />
         </Select>
       </Field>
       <TenantCheckboxes tenants={tenants} value={tenantIds} onChange={setTenantIds} error={fieldError("tenantIds")} disabled={pending} />
-      {isSelf ? <p className="text-xs text-amber-700">This is your own account: saving a change signs you out.</p> : null}
+      {isSelf ? <p className="text-xs text-amber-700">{t("edit.self")}</p> : null}
       <Button type="submit" disabled={pending}>
-        {pending ? "Saving…" : "Save changes"}
+        {pending ? t("edit.pending") : t("edit.submit")}
       </Button>
     </form>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
 import { resetPassword } from "@/app/(console)/admin/users/actions/reset-password";
 import { Alert } from "@/components/ui/alert";
@@ -11,6 +12,7 @@ import { OneTimePassword } from "./one-time-password";
 type Outcome = { readonly ok: true; readonly password: string } | { readonly ok: false; readonly error: PublicError };
 
 export function ResetPasswordForm({ id, email, isSelf, minPasswordLength }: { id: number; email: string; isSelf: boolean; minPasswordLength: number }) {
+  const t = useTranslations("admin.reset");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
   const passwordError = outcome && !outcome.ok ? outcome.error.fields?.password?.[0] : undefined;
@@ -35,17 +37,12 @@ export function ResetPasswordForm({ id, email, isSelf, minPasswordLength }: { id
     <form onSubmit={onSubmit} className="space-y-4" noValidate aria-busy={pending}>
       {outcome?.ok ? (
         <Alert tone="success">
-          The password was reset and every open session of {email} was signed out.
+          {t("done", { email })}
           <OneTimePassword email={email} password={outcome.password} />
         </Alert>
       ) : null}
       {outcome && !outcome.ok ? <Alert tone="error">{outcome.error.message}</Alert> : null}
-      <Field
-        label="New password (optional)"
-        htmlFor="new-password"
-        error={passwordError}
-        hint={`At least ${minPasswordLength} characters. Leave blank to generate a strong one.`}
-      >
+      <Field label={t("password")} htmlFor="new-password" error={passwordError} hint={t("passwordHint", { min: minPasswordLength })}>
         <Input
           id="new-password"
           name="password"
@@ -55,9 +52,9 @@ export function ResetPasswordForm({ id, email, isSelf, minPasswordLength }: { id
           aria-describedby={passwordError ? "new-password-error" : undefined}
         />
       </Field>
-      {isSelf ? <p className="text-xs text-amber-700">This is your own account: resetting the password signs you out.</p> : null}
+      {isSelf ? <p className="text-xs text-amber-700">{t("self")}</p> : null}
       <Button type="submit" variant="secondary" disabled={pending}>
-        {pending ? "Resetting…" : "Reset password"}
+        {pending ? t("pending") : t("submit")}
       </Button>
     </form>
   );

@@ -1,19 +1,14 @@
-import { ROLES, type Role } from "@/lib/auth/permissions";
+import { useTranslations } from "next-intl";
+import type { Role } from "@/lib/auth/permissions";
 
-// What each role is for, in the words of DESIGN.md, so the choice is made knowingly.
-const ROLE_LABELS: Readonly<Record<Role, string>> = {
-  agent: "agent — find orders, request refunds, close unpaid orders",
-  ops: "ops — agent, plus payments, delivery, grants and bulk repair",
-  manager: "manager — ops, plus audit, refund approval and settings",
-  admin: "admin — staff accounts and API keys (no order events)",
-};
-
-export function RoleOptions() {
+/** The roles offered (up to the admin's own), each with what it is for, so the choice is made knowingly. */
+export function RoleOptions({ roles }: { roles: readonly Role[] }) {
+  const t = useTranslations("admin.roleChoice");
   return (
     <>
-      {ROLES.map((role) => (
+      {roles.map((role) => (
         <option key={role} value={role}>
-          {ROLE_LABELS[role]}
+          {t(role)}
         </option>
       ))}
     </>

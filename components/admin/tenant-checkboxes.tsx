@@ -1,11 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+
 export interface TenantChoice {
   readonly id: string;
   readonly name: string;
 }
 
-/** The tenant scope picker: one labelled checkbox per tenant, grouped under a legend. */
+/** The tenant scope picker: one labelled checkbox per tenant the admin may hand out, grouped under a legend. */
 export function TenantCheckboxes({
   tenants,
   value,
@@ -19,15 +21,16 @@ export function TenantCheckboxes({
   error?: string | undefined;
   disabled?: boolean;
 }) {
+  const t = useTranslations("admin.form");
   function toggle(id: string, checked: boolean) {
     onChange(checked ? [...value, id] : value.filter((t) => t !== id));
   }
   return (
     <fieldset className="space-y-1" aria-describedby={error ? "tenantIds-error" : undefined}>
-      <legend className="block text-sm font-medium text-slate-700">Tenants</legend>
-      <p className="text-xs text-slate-500">The products this person may see. Admins need none to manage staff.</p>
+      <legend className="block text-sm font-medium text-slate-700">{t("tenants")}</legend>
+      <p className="text-xs text-slate-500">{t("tenantsHint")}</p>
       {tenants.length === 0 ? (
-        <p className="text-sm text-slate-600">No tenants exist yet. Seed demo data with <code>npm run cli -- seed</code>.</p>
+        <p className="text-sm text-slate-600">{t("noTenants")}</p>
       ) : (
         <div className="flex flex-wrap gap-x-6 gap-y-2 pt-1">
           {tenants.map((tenant) => (

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { setUserDisabled } from "@/app/(console)/admin/users/actions/set-user-disabled";
 import { Alert } from "@/components/ui/alert";
@@ -9,6 +10,7 @@ import type { PublicError } from "@/lib/errors";
 type Outcome = { readonly ok: true; readonly disabled: boolean; readonly changed: boolean } | { readonly ok: false; readonly error: PublicError };
 
 export function UserStatusForm({ id, email, disabled, isSelf }: { id: number; email: string; disabled: boolean; isSelf: boolean }) {
+  const t = useTranslations("admin");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
 
@@ -23,25 +25,23 @@ export function UserStatusForm({ id, email, disabled, isSelf }: { id: number; em
     <div className="space-y-3" aria-busy={pending}>
       {outcome?.ok ? (
         <Alert tone="success">
-          {outcome.disabled
-            ? `${email} is disabled: they cannot sign in, and their open sessions were signed out.`
-            : `${email} is enabled again and can sign in.`}
-          {outcome.changed ? "" : " (It already was.)"}
+          {outcome.disabled ? t("access.disabledDone", { email }) : t("access.enabledDone", { email })}
+          {outcome.changed ? "" : ` ${t("access.already")}`}
         </Alert>
       ) : null}
       {outcome && !outcome.ok ? <Alert tone="error">{outcome.error.message}</Alert> : null}
       <p className="text-sm text-slate-700">
-        Status: <b>{disabled ? "disabled" : "active"}</b>
+        {t.rich("access.status", { status: disabled ? t("status.disabled") : t("status.active"), b: (chunks) => <b>{chunks}</b> })}
       </p>
       {disabled ? (
         <Button variant="secondary" onClick={toggle} disabled={pending}>
-          {pending ? "Enabling…" : "Enable account"}
+          {pending ? t("access.enabling") : t("access.enable")}
         </Button>
       ) : isSelf ? (
-        <p className="text-sm text-slate-600">You cannot disable your own account; ask another admin.</p>
+        <p className="text-sm text-slate-600">{t("access.self")}</p>
       ) : (
         <Button variant="danger" onClick={toggle} disabled={pending}>
-          {pending ? "Disabling…" : "Disable account"}
+          {pending ? t("access.disabling") : t("access.disable")}
         </Button>
       )}
     </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { createApiKeyAction } from "@/app/(console)/admin/api-keys/actions/create-api-key";
 import { revokeApiKeyAction } from "@/app/(console)/admin/api-keys/actions/revoke-api-key";
@@ -7,11 +8,14 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Input, Select } from "@/components/ui/field";
+import type { PublicError } from "@/lib/errors";
 
 export function CreateApiKeyForm({ tenants }: { tenants: readonly string[] }) {
+  const t = useTranslations("admin.apiKeys");
   const [created, setCreated] = useState<{ key: string; prefix: string } | null>(null);
-  const [error, setError] = useState<{ message: string; fields?: Record<string, string[]> } | null>(null);
+  const [error, setError] = useState<PublicError | null>(null);
   const [busy, startTransition] = useTransition();
+  const nameError = error?.fields?.name?.[0];
   return (
     <form
       className="space-y-3"
@@ -26,26 +30,33 @@ export function CreateApiKeyForm({ tenants }: { tenants: readonly string[] }) {
       }
     >
       <div className="flex flex-wrap items-end gap-3">
-        <Field label="Product" htmlFor="key-tenant">
+        <Field label={t("product")} htmlFor="key-tenant">
           <Select id="key-tenant" name="tenant">
-            {tenants.map((t) => (
-              <option key={t}>{t}</option>
+            {tenants.map((tenant) => (
+              <option key={tenant}>{tenant}</option>
             ))}
           </Select>
         </Field>
-        <Field label="Name (who uses it)" htmlFor="key-name" error={error?.fields?.name?.[0]}>
-          <Input id="key-name" name="name" placeholder="alipay-callbacks" required />
+        <Field label={t("name")} htmlFor="key-name" error={nameError}>
+          <Input
+            id="key-name"
+            name="name"
+            placeholder="alipay-callbacks"
+            required
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? "key-name-error" : undefined}
+          />
         </Field>
         <Button type="submit" disabled={busy}>
-          {busy ? "Creating…" : "Create key"}
+          {busy ? t("creating") : t("create")}
         </Button>
       </div>
-      {error && !error.fields ? <Alert tone="error">{error.message}</Alert> : null}
+      {error && !nameError ? <Alert tone="error">{error.message}</Alert> : null}
       {created ? (
         <Alert tone="success">
-          <p>Store this key now: it is shown once and never again.</p>
+          <p>{t("storeNow")}</p>
           <p className="mt-1 break-all font-mono text-xs">
-            {created.key} <CopyButton value={created.key} label="Copy key" />
+            {created.key} <CopyButton value={created.key} label={t("copy")} />
           </p>
         </Alert>
       ) : null}
@@ -54,6 +65,7 @@ export function CreateApiKeyForm({ tenants }: { tenants: readonly string[] }) {
 }
 
 export function RevokeApiKeyButton({ prefix }: { prefix: string }) {
+  const t = useTranslations("admin.apiKeys");
   const [busy, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   return (
@@ -63,14 +75,14 @@ export function RevokeApiKeyButton({ prefix }: { prefix: string }) {
         className="px-2 py-1 text-xs"
         disabled={busy}
         onClick={() => {
-          if (!window.confirm(`Revoke key ${prefix}? Every call with it fails from now on.`)) return;
+          if (!window.confirm(t("confirmRevoke", { prefix }))) return;
           startTransition(async () => {
             const result = await revokeApiKeyAction({ prefix });
-            if (!result.ok) setError(result.error.message);
+            setError(result.ok ? null : result.error.message);
           });
         }}
       >
-        Revoke
+        {t("revoke")}
       </Button>
       {error ? <span className="ml-2 text-xs text-red-700">{error}</span> : null}
     </span>

@@ -1,15 +1,19 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { decideApproval } from "@/app/(console)/approvals/actions/decide-approval";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
-import { MIN_REASON_LENGTH } from "@/lib/orders/console-event";
+import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
+import type { Locale } from "@/lib/i18n/locales";
+import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
 
 export function ApprovalDecision({ id }: { id: number }) {
   const t = useTranslations("approvals");
+  const all = useTranslations() as unknown as Translate;
+  const locale = useLocale() as Locale;
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [busy, startTransition] = useTransition();
@@ -24,7 +28,7 @@ export function ApprovalDecision({ id }: { id: number }) {
           ? { tone: "success", text: t("approved") }
           : d.result === "rejected"
             ? { tone: "success", text: t("rejected") }
-            : { tone: "error", text: t("notApplied", { reason: d.reason }) },
+            : { tone: "error", text: t("notApplied", { reason: describeProblem(d.refusal, all, locale) }) },
       );
     });
   }
@@ -34,7 +38,7 @@ export function ApprovalDecision({ id }: { id: number }) {
       <label htmlFor={`decision-${id}`} className="block text-xs font-medium text-slate-600">
         {t("decisionReason")}
       </label>
-      <textarea id={`decision-${id}`} rows={2} minLength={MIN_REASON_LENGTH} value={reason} onChange={(e) => setReason(e.target.value)} className={TEXTAREA} />
+      <textarea id={`decision-${id}`} rows={2} minLength={MIN_REASON_LENGTH} maxLength={MAX_REASON_LENGTH} value={reason} onChange={(e) => setReason(e.target.value)} className={TEXTAREA} />
       <div className={`flex gap-2 ${message?.tone === "success" ? "hidden" : ""}`}>
         <Button disabled={busy} onClick={() => decide(true)}>
           {t("approve")}

@@ -1,15 +1,33 @@
 "use client";
 
 import { signIn } from "next-auth/react";
+import { useLocale, useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
+import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
+import type { Locale } from "@/lib/i18n/locales";
+import type { Problem } from "@/lib/problems";
+
+/** next-auth hands the sign-in refusal over as a string: the problem as JSON (lib/auth/options.ts). */
+function refusal(error: string | null | undefined): Problem {
+  try {
+    const parsed = JSON.parse(error ?? "") as Problem;
+    if (parsed && typeof parsed.kind === "string") return parsed;
+  } catch {
+    // next-auth's own codes (CredentialsSignin, …): the same answer as a wrong password.
+  }
+  return { kind: "sign-in-invalid" };
+}
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+  const t = useTranslations("signIn");
+  const all = useTranslations() as unknown as Translate;
+  const locale = useLocale() as Locale;
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -24,24 +42,25 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     });
     setPending(false);
     if (!result || result.error) {
-      setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password.");
+      setError(refusal(result?.error));
       return;
     }
     router.replace(callbackUrl);
     router.refresh();
   }
 
+  const message = error ? describeProblem(error, all, locale) : null;
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <Field label="Email" htmlFor="email">
+      {message ? <Alert tone="error">{`${message.charAt(0).toUpperCase()}${message.slice(1)}${locale === "zh" ? "。" : "."}`}</Alert> : null}
+      <Field label={t("email")} htmlFor="email">
         <Input id="email" name="email" type="email" autoComplete="username" required autoFocus />
       </Field>
-      <Field label="Password" htmlFor="password">
+      <Field label={t("password")} htmlFor="password">
         <Input id="password" name="password" type="password" autoComplete="current-password" required />
       </Field>
       <Button type="submit" className="w-full" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("working") : t("submit")}
       </Button>
     </form>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { previewBulk } from "@/app/(console)/bulk/actions/preview-bulk";
 import { runBulkChunk } from "@/app/(console)/bulk/actions/run-bulk-chunk";
@@ -10,6 +10,9 @@ import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
 import { Field, Select } from "@/components/ui/field";
 import type { BatchSummary, ItemRow, PreviewRow } from "@/lib/bulk/batches";
+import { describeItem, describeStep } from "@/lib/bulk/describe-item";
+import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
+import type { Locale } from "@/lib/i18n/locales";
 import { MIN_REASON_LENGTH } from "@/lib/orders/console-event";
 
 interface Preview {
@@ -21,6 +24,9 @@ interface Preview {
 
 export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
   const t = useTranslations("bulk");
+  const all = useTranslations() as unknown as Translate;
+  const locale = useLocale() as Locale;
+  const states = useTranslations("state");
   const [text, setText] = useState("");
   const [tenant, setTenant] = useState(tenants[0] ?? "");
   const [reason, setReason] = useState("");
@@ -54,7 +60,9 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
         const chunk = await runBulkChunk({ batchId: preview.batchId });
         if (!chunk.ok) return setError(chunk.error.message);
         setSummary(chunk.data.summary);
-        if (chunk.data.handled === 0) break;
+        if (chunk.data.summary?.counts.pending === 0) break;
+        // Nothing handled but items pending: another runner holds them right now; look again shortly.
+        if (chunk.data.handled === 0) await new Promise((resolve) => setTimeout(resolve, 500));
       }
       const response = await fetch(`/api/console/bulk/${preview.batchId}`);
       if (response.ok) setItems(((await response.json()) as { items: ItemRow[] }).items);
@@ -119,8 +127,8 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
                 {preview.rows.map((r) => (
                   <tr key={r.orderNo} className={r.willApply ? "" : "text-slate-500"}>
                     <td className="font-mono">{r.orderNo}</td>
-                    <td className="font-mono">{r.state ?? "—"}</td>
-                    <td>{r.plan}</td>
+                    <td>{r.state ? states(r.state) : "—"}</td>
+                    <td>{r.willApply ? r.steps.map((step) => describeStep(step, all, locale)).join("; ") : describeProblem(r.problem, all, locale)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -175,8 +183,8 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
               {items.map((i) => (
                 <tr key={i.orderNo}>
                   <td className="font-mono">{i.orderNo}</td>
-                  <td>{i.status}</td>
-                  <td className="text-xs">{i.detail}</td>
+                  <td>{t(`itemStatus.${i.status}`)}</td>
+                  <td className="text-xs">{describeItem(i.detail, all, locale)}</td>
                 </tr>
               ))}
             </tbody>

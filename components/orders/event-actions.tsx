@@ -1,17 +1,16 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { triggerEvent, type TriggerEventOutcome } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Dialog, TEXTAREA } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
-import { CHANNEL_KEY_EVENTS, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
-import { isOrderState, type OrderEvent } from "@/lib/orders/machine";
-import type { PublicError } from "@/lib/errors";
+import { Input } from "@/components/ui/field";
 import { parseMoney } from "@/lib/format";
+import { needsChannelKey } from "@/lib/orders/console-event";
+import { assertNever, isOrderState, type OrderEvent } from "@/lib/orders/machine";
+import { ActionDialog, DialogButton } from "./action-dialog";
+import { EventName, useDescribeProblem } from "./names";
+import { StateBadge } from "./state-badge";
 
 export interface EventActionsProps {
   readonly tenant: string;
@@ -25,133 +24,111 @@ export interface EventActionsProps {
 /** One button per event the viewer may trigger now; each opens its own form. */
 export function EventActions(props: EventActionsProps) {
   const t = useTranslations("event");
-  const [open, setOpen] = useState<OrderEvent | null>(null);
   return (
     <div className="flex flex-wrap gap-2">
       {props.events.map((event) => (
-        <Button key={event} variant={event === "close" || event === "request-refund" ? "secondary" : "primary"} onClick={() => setOpen(event)}>
-          {t(event)} <span className="font-mono text-xs opacity-70">{event}</span>
-        </Button>
+        <DialogButton
+          key={event}
+          variant={event === "close" || event === "request-refund" ? "secondary" : "primary"}
+          label={
+            <>
+              {t(event)} <span className="font-mono text-xs opacity-70">{event}</span>
+            </>
+          }
+          dialog={(close) => <EventDialog {...props} event={event} onClose={close} />}
+        />
       ))}
-      {/* A fresh form (and so a fresh idempotency key) every time a form opens. */}
-      {open ? <EventDialog key={open} {...props} event={open} onClose={() => setOpen(null)} /> : null}
     </div>
   );
 }
 
-type Shown = { kind: "outcome"; outcome: TriggerEventOutcome } | { kind: "error"; error: PublicError };
+/** The events whose key is the channel's own id, each worded for what the channel calls it. */
+type ChannelKeyEvent = "pay" | "confirm-refund" | "reject-refund";
 
-function EventDialog({ tenant, orderNo, version: shownVersion, currency, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
+export function EventDialog({ tenant, orderNo, version: shownVersion, currency, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
   const t = useTranslations("eventForm");
-  const events = useTranslations("event");
-  const states = useTranslations("state");
-  const router = useRouter();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const all = useTranslations();
+  const describe = useDescribeProblem();
   // What the person saw when they opened the form: a newer order is `stale`, never overwritten.
   const [version] = useState(shownVersion);
-  const [shown, setShown] = useState<Shown | null>(null);
-  const [pending, startTransition] = useTransition();
-  const channelKeyLabel = CHANNEL_KEY_EVENTS[event];
-
-  function submit(form: FormData) {
-    const amountText = String(form.get("amount") ?? "");
-    const amount = event === "pay" ? parseMoney(amountText) : null;
-    startTransition(async () => {
-      const result = await triggerEvent({
-        tenant,
-        orderNo,
-        event,
-        idempotencyKey,
-        expectedVersion: version,
-        reason: String(form.get("reason") ?? ""),
-        ...(channelKeyLabel ? { channelKey: String(form.get("channelKey") ?? "") } : {}),
-        ...(amount !== null ? { amount } : {}),
-      });
-      setShown(result.ok ? { kind: "outcome", outcome: result.data } : { kind: "error", error: result.error });
-    });
-  }
-
-  const done = shown?.kind === "outcome" && ["applied", "duplicate", "approval-requested", "approval-pending"].includes(shown.outcome.result);
-  const fieldError = (name: string) => (shown?.kind === "error" ? shown.error.fields?.[name]?.[0] : undefined);
+  const channelKey = needsChannelKey(event) ? (event as ChannelKeyEvent) : null;
 
   return (
-    <Dialog
-      onClose={() => {
-        onClose();
-        router.refresh();
-      }}
-      title={
+    <ActionDialog<TriggerEventOutcome>
+      title={<EventName event={event} />}
+      reasonLabel={t("reason")}
+      confirmLabel={t("submit", { event: all(`event.${event}`) })}
+      confirmTestId="confirm-event"
+      fields={(field) => (
         <>
-          {events(event)} <span className="font-mono text-sm text-slate-500">{event}</span>
+          {channelKey
+            ? field("channelKey", t(`channelKey.${channelKey}`), (props) => <Input {...props} required autoComplete="off" className="font-mono" />)
+            : null}
+          {event === "pay" ? field("amount", t("amountPaid", { currency }), (props) => <Input {...props} inputMode="decimal" required autoComplete="off" />) : null}
         </>
-      }
-    >
-      {(close) => (
-        <form action={submit} className="space-y-4">
-          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-          <input type="hidden" name="expectedVersion" value={version} />
-          {channelKeyLabel ? (
-            <Field label={`${t("channelKey")}: ${channelKeyLabel}`} htmlFor="channelKey" error={fieldError("channelKey")}>
-              <Input id="channelKey" name="channelKey" required autoComplete="off" className="font-mono" />
-            </Field>
-          ) : null}
-          {event === "pay" ? (
-            <Field label={t("amountPaid", { currency })} htmlFor="amount" error={fieldError("amount")}>
-              <Input id="amount" name="amount" inputMode="decimal" required autoComplete="off" />
-            </Field>
-          ) : null}
-          <Field label={t("reason")} htmlFor="reason" error={fieldError("reason")}>
-            <textarea id="reason" name="reason" required minLength={MIN_REASON_LENGTH} maxLength={500} rows={3} autoFocus className={TEXTAREA} />
-          </Field>
-
-          {shown ? <Outcome shown={shown} stateLabel={(s) => (isOrderState(s) ? `${s} (${states(s)})` : s)} /> : null}
-
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              {t("cancel")}
-            </Button>
-            {done ? null : (
-              <Button type="submit" disabled={pending} data-testid="confirm-event">
-                {pending ? t("working") : t("submit", { event: events(event) })}
-              </Button>
-            )}
-          </div>
-        </form>
       )}
-    </Dialog>
+      send={async (form, idempotencyKey) => {
+        const amount = event === "pay" ? parseMoney(String(form.get("amount") ?? "")) : null;
+        if (event === "pay" && amount === null) {
+          // Money is typed as a decimal and sent in minor units: what does not parse never leaves the form.
+          const message = all("errors.invalid-input");
+          return { ok: false, error: { code: "invalid-input", message, fields: { amount: [describe({ kind: "money-format" })] } } };
+        }
+        return triggerEvent({
+          tenant,
+          orderNo,
+          event,
+          idempotencyKey,
+          expectedVersion: version,
+          reason: String(form.get("reason") ?? ""),
+          ...(channelKey ? { channelKey: String(form.get("channelKey") ?? "") } : {}),
+          ...(amount !== null ? { amount } : {}),
+        });
+      }}
+      outcome={(outcome) => <EventOutcome outcome={outcome} />}
+      finished={(o) => ["applied", "duplicate", "approval-requested", "approval-pending"].includes(o.result)}
+      onClose={onClose}
+    />
   );
 }
 
-function Outcome({ shown, stateLabel }: { shown: Shown; stateLabel: (state: string) => string }) {
+function StateName({ state }: { state: string }) {
+  return isOrderState(state) ? <StateBadge state={state} /> : <span className="font-mono">{state}</span>;
+}
+
+/** What triggering the event did, in the UI's language; a refusal says why, a stale form says what changed. */
+export function EventOutcome({ outcome: o }: { outcome: TriggerEventOutcome }) {
   const t = useTranslations("eventForm");
-  if (shown.kind === "error") return <Alert tone="error">{t("error", { message: shown.error.message })}</Alert>;
-  const o = shown.outcome;
+  const states = useTranslations("state");
+  const describe = useDescribeProblem();
   switch (o.result) {
     case "applied":
-      return <Alert tone="success">{t("applied", { state: stateLabel(o.state), version: o.version })}</Alert>;
+      return <Alert tone="success">{t.rich("applied", { version: o.version, state: () => <StateName state={o.state} /> })}</Alert>;
     case "duplicate":
-      return <Alert tone="info">{t("duplicate", { state: stateLabel(o.state) })}</Alert>;
+      return <Alert tone="info">{t.rich("duplicate", { state: () => <StateName state={o.state} /> })}</Alert>;
     case "approval-requested":
       return <Alert tone="success">{t("approvalRequested")}</Alert>;
     case "approval-pending":
       return <Alert tone="info">{t("approvalPending")}</Alert>;
     case "illegal":
-      return <Alert tone="error">{t("illegal", { reason: o.reason })}</Alert>;
+      return <Alert tone="error">{t("illegal", { reason: describe(o.refusal) })}</Alert>;
     case "rejected":
-      return <Alert tone="error">{t("rejected", { reason: o.reason })}</Alert>;
+      return <Alert tone="error">{t("rejected", { reason: describe(o.refusal) })}</Alert>;
     case "stale":
       return (
         <Alert tone="error">
-          <p>{t("stale", { seen: o.seenVersion, now: o.version })}</p>
+          <p>{t("stale", { why: describe(o.refusal) })}</p>
           <ul className="mt-1 list-disc pl-5">
             {o.since.map((tr) => (
               <li key={tr.id}>
-                <span className="font-mono">{tr.event}</span> {tr.from} → {tr.to} · {tr.actor}
+                <EventName event={tr.event} /> · {states(tr.from)} → {states(tr.to)} · {tr.actor}
               </li>
             ))}
           </ul>
           <p className="mt-1">{t("reloadHint")}</p>
         </Alert>
       );
+    default:
+      return assertNever(o);
   }
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
 import { Time } from "@/components/ui/time";
+import { SourceName } from "./names";
 
 /** Each line's expected, granted and pending, a progress bar, and the line's ledger rows. */
 export function LineProgressList({ lines, actionFor }: { lines: readonly OrderLineDetail[]; actionFor?: (line: OrderLineDetail) => ReactNode }) {
@@ -14,7 +15,7 @@ export function LineProgressList({ lines, actionFor }: { lines: readonly OrderLi
           <li key={line.sku} className="py-3">
             <div className="flex items-baseline justify-between gap-4 text-sm">
               <span>
-                <span className="font-mono">{line.sku}</span> <span className="text-slate-500">{line.kind}</span>
+                <span className="font-mono">{line.sku}</span> <span className="font-mono text-xs text-slate-500">{line.kind}</span>
               </span>
               <span className="flex items-center gap-2 tabular-nums">
                 <span>
@@ -30,7 +31,7 @@ export function LineProgressList({ lines, actionFor }: { lines: readonly OrderLi
             <div
               className="mt-2 h-2 overflow-hidden rounded bg-slate-100"
               role="progressbar"
-              aria-label={`${line.sku} delivered`}
+              aria-label={t("lineDelivered", { sku: line.sku })}
               aria-valuemin={0}
               aria-valuemax={line.expected}
               aria-valuenow={Math.max(0, line.granted)}
@@ -44,7 +45,9 @@ export function LineProgressList({ lines, actionFor }: { lines: readonly OrderLi
                     <tr key={g.id}>
                       <td className="py-0.5 font-mono">{g.grantId}</td>
                       <td className={`tabular-nums ${g.quantity < 0 ? "text-red-700" : ""}`}>{g.quantity > 0 ? `+${g.quantity}` : g.quantity}</td>
-                      <td>{g.source}</td>
+                      <td>
+                        <SourceName source={g.source} />
+                      </td>
                       <td>{g.actor}</td>
                       <td>
                         <Time value={g.at} />

@@ -1,18 +1,15 @@
 import { useTranslations } from "next-intl";
-import { availableEvents, statesAccepting, TERMINAL_STATES, type OrderEvent, type OrderState } from "@/lib/orders/machine";
+import { availableEvents, type OrderState } from "@/lib/orders/machine";
+import { useDescribeProblem } from "./names";
 
 /** "What can this order do next, and why not X?" — every event, legal or not, with the reason. */
 export function NextEvents({ state }: { state: OrderState }) {
   const t = useTranslations("orderPage");
   const events = useTranslations("event");
+  const describe = useDescribeProblem();
   const all = availableEvents(state);
   const legal = all.filter((e) => e.allowed);
-  const refused = all.filter((e) => !e.allowed);
-  // machine.refusal() words the same reason in English for the API; here it is in the UI's language.
-  const why = (event: OrderEvent) =>
-    TERMINAL_STATES.includes(state)
-      ? t("refusedTerminal", { state })
-      : t("refusedFrom", { from: statesAccepting(event).join(" / "), state });
+  const refused = all.flatMap((e) => (e.allowed ? [] : [e]));
   return (
     <div className="space-y-3 text-sm">
       <div>
@@ -32,7 +29,8 @@ export function NextEvents({ state }: { state: OrderState }) {
           {refused.map((e) => (
             <li key={e.event} className="text-slate-600">
               <span className="font-mono">{e.event}</span> <span className="text-slate-400">{events(e.event)}</span>
-              <div className="text-xs text-slate-500">{why(e.event)}</div>
+              {/* The same refusal transit() would answer, worded for the reader (the API words it in English). */}
+              <div className="text-xs text-slate-500">{describe(e.refusal)}</div>
             </li>
           ))}
         </ul>

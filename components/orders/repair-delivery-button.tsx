@@ -1,82 +1,106 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { repairDelivery } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/repair-delivery";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Dialog, TEXTAREA } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
-import type { PublicError } from "@/lib/errors";
-import type { CompleteDeliveryResult } from "@/lib/orders/complete-delivery";
-import { MIN_REASON_LENGTH } from "@/lib/orders/console-event";
+import type { DeliveryStep } from "@/lib/orders/delivery-plan";
+import { assertNever } from "@/lib/orders/machine";
+import type { GrantResult } from "@/lib/orders/grant";
+import type { RepairDeliveryResult, StepOutcome } from "@/lib/orders/repair-delivery";
+import type { TransitOutcome } from "@/lib/orders/transit";
+import { ActionDialog, DialogButton } from "./action-dialog";
+import { useDescribeProblem } from "./names";
 
-export function RepairDeliveryButton({ tenant, orderNo }: { tenant: string; orderNo: string }) {
+interface RepairProps {
+  readonly tenant: string;
+  readonly orderNo: string;
+}
+
+export function RepairDeliveryButton(props: RepairProps) {
   const t = useTranslations("ops");
-  const [open, setOpen] = useState(false);
+  return <DialogButton label={t("repair")} dialog={(close) => <RepairDialog {...props} onClose={close} />} />;
+}
+
+export function RepairDialog({ tenant, orderNo, onClose }: RepairProps & { onClose: () => void }) {
+  const t = useTranslations("ops");
   return (
-    <>
-      <Button variant="secondary" onClick={() => setOpen(true)}>
-        {t("repair")} <span className="font-mono text-xs opacity-70">repair</span>
-      </Button>
-      {open ? <RepairDialog tenant={tenant} orderNo={orderNo} onClose={() => setOpen(false)} /> : null}
-    </>
+    <ActionDialog<RepairDeliveryResult>
+      title={t("repair")}
+      intro={t("repairHint")}
+      reasonLabel={t("reason")}
+      confirmLabel={t("confirm")}
+      // Repair makes its own keys from the order's ledger (rerunnable by design): the form key is not needed.
+      send={(form) => repairDelivery({ tenant, orderNo, reason: String(form.get("reason") ?? "") })}
+      outcome={(result) => <RepairOutcome result={result} orderNo={orderNo} />}
+      finished={(r) => r.result === "completed"}
+      onClose={onClose}
+    />
   );
 }
 
-function RepairDialog({ tenant, orderNo, onClose }: { tenant: string; orderNo: string; onClose: () => void }) {
+export function RepairOutcome({ result: r, orderNo }: { result: RepairDeliveryResult; orderNo: string }) {
   const t = useTranslations("ops");
-  const router = useRouter();
-  const [shown, setShown] = useState<{ result?: CompleteDeliveryResult; error?: PublicError } | null>(null);
-  const [busy, startTransition] = useTransition();
-
-  function submit(form: FormData) {
-    startTransition(async () => {
-      const result = await repairDelivery({ tenant, orderNo, reason: String(form.get("reason") ?? "") });
-      setShown(result.ok ? { result: result.data } : { error: result.error });
-    });
+  const describe = useDescribeProblem();
+  switch (r.result) {
+    case "completed":
+      return (
+        <Alert tone="success">
+          <p>{t("repairDone")}</p>
+          <Steps steps={r.steps} />
+        </Alert>
+      );
+    case "incomplete":
+      return (
+        <Alert tone="error">
+          <p>{t("repairIncomplete", { reason: describe(r.problem) })}</p>
+          <Steps steps={r.steps} />
+        </Alert>
+      );
+    case "not-possible":
+      return <Alert tone={r.nothingToDo ? "info" : "error"}>{t("repairNotPossible", { reason: describe(r.problem) })}</Alert>;
+    case "in-progress":
+      return <Alert tone="error">{t("repairInProgress")}</Alert>;
+    case "not-found":
+      return <Alert tone="error">{describe({ kind: "order-not-found", orderNo })}</Alert>;
+    default:
+      return assertNever(r);
   }
-  const r = shown?.result;
+}
 
+/** Every answer a repair step can get: transit()'s for the event steps, grant()'s for the grants. */
+type StepResult = TransitOutcome | GrantResult["result"];
+const STEP_RESULTS: Readonly<Record<StepResult, true>> = {
+  applied: true,
+  duplicate: true,
+  illegal: true,
+  stale: true,
+  rejected: true,
+  "not-found": true,
+  "invalid-state": true,
+  "unknown-sku": true,
+  "invalid-quantity": true,
+  "over-delivery": true,
+  "reserved-grant-id": true,
+};
+
+function isStepResult(value: string): value is StepResult {
+  return Object.hasOwn(STEP_RESULTS, value);
+}
+
+function Steps({ steps }: { steps: readonly StepOutcome[] }) {
+  const t = useTranslations("ops");
+  const stepName = (step: DeliveryStep) => (step.kind === "grant" ? t("steps.grant", { sku: step.sku, quantity: step.quantity }) : t(`steps.${step.kind}`));
   return (
-    <Dialog title={t("repair")} onClose={() => {
-        onClose();
-        router.refresh();
-      }}>
-      {(close) => (
-        <form action={submit} className="space-y-4">
-          <p className="text-sm text-slate-600">{t("repairHint")}</p>
-          <Field label={t("reason")} htmlFor="repair-reason" error={shown?.error?.fields?.reason?.[0]}>
-            <textarea id="repair-reason" name="reason" required minLength={MIN_REASON_LENGTH} rows={2} autoFocus className={TEXTAREA} />
-          </Field>
-          {shown?.error && !shown.error.fields ? <Alert tone="error">{shown.error.message}</Alert> : null}
-          {r?.result === "completed" || r?.result === "incomplete" ? (
-            <Alert tone={r.result === "completed" ? "success" : "error"}>
-              <p>{r.result === "completed" ? t("repairDone") : t("repairIncomplete", { reason: r.reason })}</p>
-              <ul className="mt-1 list-disc pl-5 font-mono text-xs">
-                {r.steps.map((s, i) => (
-                  <li key={i}>
-                    {s.step.kind === "grant" ? `grant ${s.step.sku} ×${s.step.quantity}` : s.step.kind}: {s.result}
-                  </li>
-                ))}
-              </ul>
-            </Alert>
-          ) : null}
-          {r?.result === "in-progress" ? <Alert tone="error">{t("repairInProgress")}</Alert> : null}
-          {r?.result === "not-possible" ? <Alert tone={r.nothingToDo ? "info" : "error"}>{t("repairNotPossible", { reason: r.reason })}</Alert> : null}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              {t("cancel")}
-            </Button>
-            {r?.result === "completed" ? null : (
-              <Button type="submit" disabled={busy}>
-                {busy ? t("working") : t("confirm")}
-              </Button>
-            )}
-          </div>
-        </form>
-      )}
-    </Dialog>
+    <ul className="mt-1 list-disc pl-5 text-xs">
+      {steps.map((s, i) => (
+        <li key={i}>
+          {t("stepLine", {
+            step: stepName(s.step),
+            // StepOutcome.result is typed as a string: an answer this list does not know is shown as sent.
+            result: isStepResult(s.result) ? t(`stepResults.${s.result}`) : s.result,
+          })}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -49,6 +49,7 @@ function anchor(from: OrderState, to: OrderState): { x1: number; y1: number; x2:
 
 export function StateDiagram({ state, previous }: { state: OrderState; previous?: OrderState | null }) {
   const t = useTranslations("state");
+  const page = useTranslations("orderPage");
   const drawn = EDGES.map((e) => {
     // From refunding, only the edge back to the state the refund came from is live.
     const live = e.from === state && (!e.back || e.to === previous);
@@ -57,7 +58,7 @@ export function StateDiagram({ state, previous }: { state: OrderState; previous?
     return { e, live, x1, y1, x2, y2, mx: (x1 + x2) / 2 + bend, my: (y1 + y2) / 2 + bend };
   });
   return (
-    <svg viewBox="0 0 700 220" role="img" aria-label={`Order state machine; the order is ${state}`} className="w-full max-w-3xl">
+    <svg viewBox="0 0 700 220" role="img" aria-label={page("diagramLabel", { state: t(state) })} className="w-full max-w-3xl">
       <defs>
         <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
           <path d="M0,0 L10,5 L0,10 z" fill="#94a3b8" />

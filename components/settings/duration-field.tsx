@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { useId } from "react";
 import { Field, Input, Select } from "@/components/ui/field";
 import { bestUnit, DURATION_UNITS, type DurationUnit } from "@/lib/settings/durations";
 
@@ -20,7 +21,8 @@ export function DurationField({
 }) {
   const t = useTranslations("settings.units");
   const shown = seconds === undefined ? { value: "", unit: "minutes" as const } : bestUnit(seconds);
-  const id = `duration-${name}`;
+  // Unique per form: every product on the settings page has its own forms with the same names.
+  const id = `duration-${name}-${useId()}`;
   return (
     <Field label={label} htmlFor={id} error={error} {...(hint ? { hint } : {})}>
       <div className="flex gap-2">

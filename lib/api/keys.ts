@@ -1,12 +1,21 @@
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import { getPool } from "@/lib/db/pool";
+import { getPrisma } from "@/lib/db/prisma";
+import { isUniqueViolation } from "@/lib/db/retry";
+import { maybeOne } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
+import type { ApiKey } from "@/lib/generated/prisma/client";
 
 // API keys: `oo_<id>_<secret>`. The id part finds the row; only a SHA-256 of the secret is stored.
 // The secret has 256 bits of entropy, so a fast hash is enough (a slow one would only slow every
 // API call): nobody can guess their way back from the hash.
+//
+// Creating and revoking a key writes its audit row in the same transaction: a key never appears or
+// disappears without the trail saying who did it.
 
 const KEY_PATTERN = /^oo_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
@@ -25,48 +34,79 @@ export interface ApiKeySummary {
   readonly revokedAt: Date | null;
 }
 
+/** A key as the scope rule resolves it (lib/auth/scope.ts apiKeyScope): already checked against the caller. */
+export interface ResolvedApiKey {
+  readonly prefix: string;
+  readonly tenantId: string;
+}
+
+function summaryOf({ secretHash: _hash, id, ...key }: ApiKey): ApiKeySummary {
+  return { ...key, id: Number(id) };
+}
+
 /** Creates a key and returns it: the only time the full key is ever seen. */
 export async function createApiKey(input: { tenantId: string; name: string; actor: string }): Promise<{ key: string; summary: ApiKeySummary }> {
   const prefix = randomBytes(6).toString("hex");
   const secret = randomBytes(32).toString("base64url");
-  const tenant = await getPool().query(`SELECT 1 FROM tenants WHERE id = $1`, [input.tenantId]);
-  if (tenant.rowCount === 0) throw new AppError("not-found", `unknown tenant ${input.tenantId}`);
-  let summary: ApiKeySummary;
   try {
-    const { rows } = await getPool().query<ApiKeySummary>(
-      `INSERT INTO api_keys (tenant_id, name, prefix, secret_hash, created_by) VALUES ($1, $2, $3, $4, $5)
-       RETURNING id, tenant_id AS "tenantId", name, prefix, created_by AS "createdBy", created_at AS "createdAt",
-                 last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`,
-      [input.tenantId, input.name, prefix, hashSecret(secret), input.actor],
+    const summary = await transaction(
+      async ({ prisma }) => {
+        const tenant = await prisma.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } });
+        if (!tenant) throw new AppError("not-found", { kind: "unknown-tenants", tenants: [input.tenantId] });
+        const key = await prisma.apiKey.create({
+          data: { tenantId: input.tenantId, name: input.name, prefix, secretHash: hashSecret(secret), createdBy: input.actor },
+        });
+        await audit({ actor: input.actor, action: "apikey.created", target: `apikey:${prefix}`, tenantId: input.tenantId, detail: { name: input.name } }, prisma);
+        return summaryOf(key);
+      },
+      { prisma: true },
     );
-    summary = rows[0]!;
+    return { key: `oo_${prefix}_${secret}`, summary };
   } catch (error) {
-    if ((error as { code?: string }).code === "23505") {
-      throw new AppError("conflict", `tenant ${input.tenantId} already has a key named "${input.name}"`);
+    if (isUniqueViolation(error, "api_keys_tenant_id_name_key")) {
+      throw new AppError("conflict", { kind: "key-name-taken", tenant: input.tenantId, name: input.name });
     }
     throw error;
   }
-  await audit({ actor: input.actor, action: "apikey.created", target: `apikey:${prefix}`, tenantId: input.tenantId, detail: { name: input.name } });
-  return { key: `oo_${prefix}_${secret}`, summary };
 }
 
 export async function listApiKeys(tenantIds: readonly string[]): Promise<ApiKeySummary[]> {
-  const { rows } = await getPool().query<ApiKeySummary>(
-    `SELECT id, tenant_id AS "tenantId", name, prefix, created_by AS "createdBy", created_at AS "createdAt",
-            last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
-     FROM api_keys WHERE tenant_id = ANY($1) ORDER BY tenant_id, created_at DESC`,
-    [tenantIds],
-  );
-  return rows;
+  const keys = await getPrisma().apiKey.findMany({
+    where: { tenantId: { in: [...tenantIds] } },
+    orderBy: [{ tenantId: "asc" }, { createdAt: "desc" }],
+  });
+  return keys.map(summaryOf);
 }
 
-export async function revokeApiKey(input: { tenantIds: readonly string[]; prefix: string; actor: string }): Promise<void> {
-  const { rows } = await getPool().query<{ tenantId: string }>(
-    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE prefix = $1 AND tenant_id = ANY($2) RETURNING tenant_id AS "tenantId"`,
-    [input.prefix, input.tenantIds],
+/** One key by its prefix, whatever its tenant: for callers that check the tenant themselves (the CLI). */
+export async function findApiKey(prefix: string): Promise<ApiKeySummary | null> {
+  const key = await getPrisma().apiKey.findUnique({ where: { prefix } });
+  return key ? summaryOf(key) : null;
+}
+
+/**
+ * Revokes a key at once: its next call answers 401. Revoking a revoked key changes nothing and
+ * writes nothing (`revoked: false`).
+ */
+export async function revokeApiKey(key: ResolvedApiKey, actor: string): Promise<{ revoked: boolean }> {
+  return transaction(
+    async ({ prisma }) => {
+      // The condition on revoked_at makes the first revocation the one that counts, also when two
+      // revocations race: the second matches no row.
+      const { count } = await prisma.apiKey.updateMany({
+        where: { prefix: key.prefix, tenantId: key.tenantId, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
+      if (count === 0) {
+        const exists = await prisma.apiKey.findUnique({ where: { prefix: key.prefix }, select: { tenantId: true } });
+        if (exists?.tenantId !== key.tenantId) throw new AppError("not-found");
+        return { revoked: false };
+      }
+      await audit({ actor, action: "apikey.revoked", target: `apikey:${key.prefix}`, tenantId: key.tenantId }, prisma);
+      return { revoked: true };
+    },
+    { prisma: true },
   );
-  if (!rows[0]) throw new AppError("not-found", "No such API key.");
-  await audit({ actor: input.actor, action: "apikey.revoked", target: `apikey:${input.prefix}`, tenantId: rows[0].tenantId });
 }
 
 export interface ApiCaller {
@@ -75,22 +115,26 @@ export interface ApiCaller {
   readonly prefix: string;
 }
 
+const callerRow = z.object({ tenantId: z.string(), name: z.string(), secretHash: z.string() });
+
 /** The caller behind `Authorization: Bearer <key>`, or null for a missing, malformed, unknown or revoked key. */
 export async function authenticateApiKey(authorization: string | null): Promise<ApiCaller | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
   const parts = match ? KEY_PATTERN.exec(match[1]!) : null;
   if (!parts) return null;
   const [, prefix, secret] = parts;
-  // One round trip: look the key up and note its use. last_used_at is only written once a minute
-  // per key, so a busy key does not turn every call into a write.
-  const { rows } = await getPool().query<{ tenantId: string; name: string; secretHash: string }>(
+  // Every API call passes here, so raw SQL and one round trip: look the key up and note its use.
+  // last_used_at is only written once a minute per key, so a busy key does not turn every call
+  // into a write.
+  const row = await maybeOne(
+    getPool(),
+    callerRow,
     `WITH k AS (SELECT id, tenant_id, name, secret_hash, last_used_at FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL),
           touch AS (UPDATE api_keys SET last_used_at = now() WHERE id = (SELECT id FROM k)
                     AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))
      SELECT tenant_id AS "tenantId", name, secret_hash AS "secretHash" FROM k`,
     [prefix],
   );
-  const row = rows[0];
   if (!row) return null;
   const given = Buffer.from(hashSecret(secret!), "hex");
   const stored = Buffer.from(row.secretHash, "hex");

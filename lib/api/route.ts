@@ -5,66 +5,73 @@ import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import { currentStaff } from "@/lib/auth/current-staff";
 import { can, type Permission } from "@/lib/auth/permissions";
+import { resolveScope, type ScopeRule } from "@/lib/auth/scope";
 import { actorOf, type Staff } from "@/lib/auth/staff";
-import { AppError, HTTP_STATUS, toPublicError } from "@/lib/errors";
-import { authenticateApiKey, type ApiCaller } from "./keys";
+import { AppError, HTTP_STATUS } from "@/lib/errors";
+import { browserLocale } from "@/lib/i18n/browser-locale";
+import type { Locale } from "@/lib/i18n/locales";
+import { toPublicError } from "@/lib/i18n/public-error";
 import { logger } from "@/lib/log";
+import { findOrder } from "@/lib/orders/queries/find-order";
+import type { OrderSnapshot } from "@/lib/orders/types";
+import { fieldProblems } from "@/lib/validation";
+import { authenticateApiKey, type ApiCaller } from "./keys";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 type Params = Record<string, string | string[]>;
 type Handler = (request: NextRequest, context: { params: Promise<Params> }) => Promise<Response>;
-/** A console route: the staff permission it needs. */
-export type RouteHandler = Handler & { readonly permission: Permission };
+/** A console route: the staff permission it needs and what it acts on. */
+export type RouteHandler = Handler & { readonly permission: Permission; readonly scopeKind: string };
 /** An integration API route: callers authenticate with a tenant's API key. */
 export type ApiRouteHandler = Handler & { readonly auth: "api-key" };
 
-export interface StaffRouteContext<T> {
+/** What a console route's scope rule reads: the path's parameters and the parsed input. */
+export interface RouteRequest<T> {
+  readonly params: Params;
+  readonly input: T;
+}
+
+export interface StaffRouteContext<T, R> extends RouteRequest<T> {
   readonly staff: Staff;
   readonly actor: string;
-  readonly input: T;
-  readonly params: Params;
+  readonly resource: R;
   readonly request: NextRequest;
   readonly log: typeof logger;
 }
 
 /**
- * The one way to write a console route handler: a live staff session, the named permission, then
- * zod input (query string for GET, a JSON body otherwise) — before the handler sees anything.
- * Every error is `{ error: { code, message } }` with its status; never a stack trace.
+ * The one way to write a console route handler: a live staff session, the named permission, zod
+ * input (query string for GET, a JSON body otherwise), then the scope rule — before the handler
+ * sees anything. Every error is `{ error: { code, message } }` with its status, in the caller's
+ * language; never a stack trace.
  */
-export function staffRoute<S extends z.ZodType>(
-  spec: { readonly name: string; readonly permission: Permission; readonly input: S },
-  handle: (ctx: StaffRouteContext<z.output<S>>) => Promise<unknown>,
+export function staffRoute<S extends z.ZodType, R>(
+  spec: { readonly name: string; readonly permission: Permission; readonly input: S; readonly scope: ScopeRule<RouteRequest<z.output<S>>, R> },
+  handle: (ctx: StaffRouteContext<z.output<S>, R>) => Promise<unknown>,
 ): RouteHandler {
   const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     const log = logger.child({ route: spec.name, requestId });
+    let locale: Locale | undefined;
     try {
       const staff = await currentStaff();
       if (!staff) throw new AppError("unauthenticated");
+      locale = staff.locale;
       if (!can(staff.role, spec.permission)) {
         await audit({ actor: actorOf(staff), action: "access.denied", target: spec.name, detail: { permission: spec.permission } });
         throw new AppError("forbidden");
       }
-      const input = spec.input.safeParse(await readInput(request));
-      if (!input.success) {
-        throw new AppError("invalid-input", undefined, { fields: z.flattenError(input.error).fieldErrors as Record<string, string[]> });
-      }
-      const body = await handle({
-        staff,
-        actor: actorOf(staff),
-        input: input.data,
-        params: await context.params,
-        request,
-        log,
-      });
+      const input = await parseInput(spec.input, request);
+      const params = await context.params;
+      const resource = await resolveScope(spec.scope, { params, input }, staff);
+      const body = await handle({ staff, actor: actorOf(staff), resource, input, params, request, log });
       return body instanceof Response ? body : NextResponse.json(body);
     } catch (error) {
-      return errorResponse(error, requestId, log);
+      return errorResponse(error, requestId, log, locale ?? (await browserLocale()));
     }
   };
-  return Object.assign(handler, { permission: spec.permission });
+  return Object.assign(handler, { permission: spec.permission, scopeKind: spec.scope.kind });
 }
 
 export interface ApiRouteContext<T> {
@@ -79,7 +86,7 @@ export interface ApiRouteContext<T> {
 
 /**
  * The one way to write an integration API route: a valid, unrevoked API key (the tenant always
- * comes from it), then zod input. Same error shape as the console routes.
+ * comes from it), then zod input. Same error shape as the console routes, in English.
  */
 export function apiRoute<S extends z.ZodType>(
   spec: { readonly name: string; readonly input: S },
@@ -90,24 +97,35 @@ export function apiRoute<S extends z.ZodType>(
     const log = logger.child({ route: spec.name, requestId });
     try {
       const caller = await authenticateApiKey(request.headers.get("authorization"));
-      if (!caller) throw new AppError("unauthenticated", "Send a valid API key as: Authorization: Bearer <key>.");
-      const input = spec.input.safeParse(await readInput(request));
-      if (!input.success) {
-        throw new AppError("invalid-input", undefined, { fields: z.flattenError(input.error).fieldErrors as Record<string, string[]> });
-      }
+      if (!caller) throw new AppError("unauthenticated", { kind: "api-key-required" });
+      const input = await parseInput(spec.input, request);
       return await handle({
         caller,
         actor: `apikey:${caller.tenantId}/${caller.keyName}`,
-        input: input.data,
+        input,
         params: await context.params,
         request,
         log: log.child({ tenant: caller.tenantId }),
       });
     } catch (error) {
-      return errorResponse(error, requestId, log);
+      return errorResponse(error, requestId, log, "en");
     }
   };
   return Object.assign(handler, { auth: "api-key" as const });
+}
+
+/** The order named by the path's {orderNo}, within the API key's tenant; else 404. */
+export async function pathOrder(caller: ApiCaller, params: Params): Promise<OrderSnapshot> {
+  const orderNo = String(params.orderNo);
+  const order = await findOrder(caller.tenantId, orderNo);
+  if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo });
+  return order;
+}
+
+async function parseInput<S extends z.ZodType>(schema: S, request: NextRequest): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await readInput(request));
+  if (!parsed.success) throw new AppError("invalid-input", undefined, { fields: fieldProblems(parsed.error) });
+  return parsed.data;
 }
 
 export async function readInput(request: NextRequest): Promise<unknown> {
@@ -121,12 +139,13 @@ export async function readInput(request: NextRequest): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new AppError("invalid-input", "The body is not valid JSON.");
+    throw new AppError("invalid-input", { kind: "invalid-json" });
   }
 }
 
-export function errorResponse(error: unknown, requestId: string, log: typeof logger, extra: Record<string, unknown> = {}): Response {
-  const publicError = toPublicError(error, requestId);
+export function errorResponse(error: unknown, requestId: string, log: typeof logger, locale: Locale, extra: Record<string, unknown> = {}): Response {
+  const publicError = toPublicError(error, requestId, locale);
   if (publicError.code === "internal") log.error({ err: error }, "route failed");
-  return NextResponse.json({ error: publicError, ...extra }, { status: HTTP_STATUS[publicError.code] });
+  const { problem: _problem, ...shown } = publicError;
+  return NextResponse.json({ error: shown, ...extra }, { status: HTTP_STATUS[publicError.code] });
 }

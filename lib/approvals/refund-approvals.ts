@@ -1,21 +1,27 @@
 import "server-only";
-import { getPool, isUniqueViolation } from "@/lib/db/pool";
+import { z } from "zod";
+import { getPrisma } from "@/lib/db/prisma";
+import { isUniqueViolation } from "@/lib/db/retry";
+import { maybeOne } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
-import { transit, type TransitResult } from "@/lib/orders/transit";
+import { english } from "@/lib/i18n/translator";
+import type { ExceptionDraft } from "@/lib/orders/decide";
+import { recordException } from "@/lib/orders/record-exception";
+import { transitIn, type TransitResult } from "@/lib/orders/transit";
+import type { OrderSnapshot } from "@/lib/orders/types";
+import type { Refusal } from "@/lib/problems";
 
 // Four eyes on large refunds: a console request-refund above the tenant's approval amount becomes
 // a pending approval; a manager other than the requester approves (through transit()) or rejects.
 
-/** The order's amount and whether a console refund of it needs a manager's approval. */
-export async function refundNeedsApproval(orderId: number): Promise<boolean> {
-  const { rows } = await getPool().query<{ needs: boolean }>(
-    `SELECT o.amount > s.refund_approval_amount AS needs FROM orders o JOIN tenant_settings s ON s.tenant_id = o.tenant_id WHERE o.id = $1`,
-    [orderId],
-  );
-  return rows[0]?.needs ?? false;
+/** Whether a console refund of this order needs a manager's approval (above the tenant's amount). */
+export async function refundNeedsApproval(order: Pick<OrderSnapshot, "tenantId" | "amount">): Promise<boolean> {
+  const settings = await getPrisma().tenantSettings.findUnique({ where: { tenantId: order.tenantId }, select: { refundApprovalAmount: true } });
+  return settings !== null && order.amount > settings.refundApprovalAmount;
 }
 
-export type RequestResult = { readonly result: "requested" | "duplicate"; readonly id: number } | { readonly result: "already-pending"; readonly id: number };
+export type RequestResult = { readonly result: "requested" | "duplicate" | "already-pending"; readonly id: number };
 
 export async function requestRefundApproval(input: {
   tenantId: string;
@@ -24,29 +30,25 @@ export async function requestRefundApproval(input: {
   reason: string;
   requestKey: string;
 }): Promise<RequestResult> {
+  const prisma = getPrisma();
+  const key = { tenantId_orderId_requestKey: { tenantId: input.tenantId, orderId: input.orderId, requestKey: input.requestKey } };
+  const same = await prisma.refundApproval.findUnique({ where: key, select: { id: true } });
+  if (same) return { result: "duplicate", id: Number(same.id) };
+  const order = await prisma.order.findUniqueOrThrow({ where: { id: input.orderId }, select: { amount: true } });
   try {
-    const { rows } = await getPool().query<{ id: number; inserted: boolean }>(
-      `WITH ins AS (
-         INSERT INTO refund_approvals (tenant_id, order_id, amount, requested_by, reason, request_key)
-         SELECT $1, $2, amount, $3, $4, $5 FROM orders WHERE id = $2
-         ON CONFLICT (tenant_id, order_id, request_key) DO NOTHING
-         RETURNING id
-       )
-       SELECT id, true AS inserted FROM ins
-       UNION ALL
-       SELECT id, false FROM refund_approvals WHERE tenant_id = $1 AND order_id = $2 AND request_key = $5 AND NOT EXISTS (SELECT 1 FROM ins)`,
-      [input.tenantId, input.orderId, input.requestedBy, input.reason, input.requestKey],
-    );
-    const row = rows[0];
-    if (!row) throw new Error(`refund approval for order ${input.orderId} neither inserted nor found`);
-    return { result: row.inserted ? "requested" : "duplicate", id: row.id };
+    const created = await prisma.refundApproval.create({
+      data: { ...input, amount: order.amount },
+      select: { id: true },
+    });
+    return { result: "requested", id: Number(created.id) };
   } catch (error) {
-    if (!isUniqueViolation(error, "refund_approvals_one_pending_idx")) throw error;
-    const { rows } = await getPool().query<{ id: number }>(
-      `SELECT id FROM refund_approvals WHERE tenant_id = $1 AND order_id = $2 AND status = 'pending'`,
-      [input.tenantId, input.orderId],
-    );
-    return { result: "already-pending", id: rows[0]?.id ?? 0 };
+    // The same form submitted twice at once: the twin's row is this request.
+    const twin = await prisma.refundApproval.findUnique({ where: key, select: { id: true } });
+    if (twin) return { result: "duplicate", id: Number(twin.id) };
+    // At most one pending request per order (a partial unique index): someone asked first.
+    if (!isUniqueViolation(error)) throw error;
+    const pending = await prisma.refundApproval.findFirst({ where: { tenantId: input.tenantId, orderId: input.orderId, status: "pending" }, select: { id: true } });
+    return { result: "already-pending", id: Number(pending?.id ?? 0) };
   }
 }
 
@@ -63,67 +65,90 @@ export interface PendingApproval {
 }
 
 export async function listPendingApprovals(tenantIds: readonly string[]): Promise<PendingApproval[]> {
-  const { rows } = await getPool().query<PendingApproval>(
-    `SELECT a.id, a.tenant_id AS "tenantId", o.order_no AS "orderNo", a.amount, o.currency, o.state,
-            a.requested_by AS "requestedBy", a.reason, a.created_at AS "createdAt"
-     FROM refund_approvals a JOIN orders o ON o.id = a.order_id
-     WHERE a.tenant_id = ANY($1) AND a.status = 'pending'
-     ORDER BY a.created_at`,
-    [tenantIds],
-  );
-  return rows;
+  const pending = await getPrisma().refundApproval.findMany({
+    where: { tenantId: { in: [...tenantIds] }, status: "pending" },
+    orderBy: { createdAt: "asc" },
+    include: { order: { select: { orderNo: true, currency: true, state: true } } },
+  });
+  return pending.map((a) => ({
+    id: Number(a.id),
+    tenantId: a.tenantId,
+    orderNo: a.order.orderNo,
+    amount: a.amount,
+    currency: a.order.currency,
+    state: a.order.state,
+    requestedBy: a.requestedBy,
+    reason: a.reason,
+    createdAt: a.createdAt,
+  }));
 }
 
 export type DecisionResult =
-  | { readonly result: "approved"; readonly transit: TransitResult["result"] }
+  | { readonly result: "approved"; readonly transit: "applied" | "duplicate" }
   | { readonly result: "rejected" }
-  | { readonly result: "not-applied"; readonly reason: string };
+  | { readonly result: "not-applied"; readonly refusal: Refusal };
+
+const pendingRow = z.object({ orderId: z.number(), requestedBy: z.string(), status: z.string(), request: z.string() });
 
 /**
- * Approve or reject a pending request. Approval applies request-refund through transit() with the
- * bizKey `approval:<id>`, so two managers approving at once apply it once. The requester can never
- * decide their own request (checked here, and by a CHECK constraint in the database).
+ * Approve or reject a pending request, as one transaction: the request row is locked first, so of
+ * an approve and a reject racing, exactly one decides and the other is told it was decided; an
+ * approval applies request-refund through transit's own steps in the same transaction (bizKey
+ * `approval:<id>`), so the request never reads approved while the order did not move, or the
+ * reverse. The requester can never decide their own request (checked here, and by a CHECK
+ * constraint in the database).
  */
-export async function decideRefundApproval(input: {
-  id: number;
-  approve: boolean;
-  decidedBy: string;
-  reason: string;
-  tenantIds: readonly string[];
-}): Promise<DecisionResult> {
-  const { rows } = await getPool().query<{ orderId: number; requestedBy: string; status: string; request: string }>(
-    `SELECT order_id AS "orderId", requested_by AS "requestedBy", status, reason AS request FROM refund_approvals WHERE id = $1 AND tenant_id = ANY($2)`,
-    [input.id, input.tenantIds],
-  );
-  const approval = rows[0];
-  if (!approval) throw new AppError("not-found", "No such approval request.");
-  if (approval.requestedBy === input.decidedBy) throw new AppError("forbidden", "You asked for this refund: another manager must decide it.");
-  if (approval.status !== "pending") throw new AppError("conflict", `This request was already ${approval.status}.`);
+export async function decideRefundApproval(input: { id: number; approve: boolean; decidedBy: string; reason: string }): Promise<DecisionResult> {
+  let exception: ExceptionDraft | undefined;
+  const outcome = await transaction(
+    async (tx): Promise<DecisionResult> => {
+      const approval = await maybeOne(
+        tx.client,
+        pendingRow,
+        `SELECT order_id AS "orderId", requested_by AS "requestedBy", status, reason AS request FROM refund_approvals WHERE id = $1 FOR UPDATE`,
+        [input.id],
+      );
+      if (!approval) throw new AppError("not-found");
+      if (approval.requestedBy === input.decidedBy) throw new AppError("forbidden", { kind: "own-refund-request" });
+      if (approval.status !== "pending") throw new AppError("conflict", { kind: "approval-decided", status: approval.status });
 
-  let outcome: DecisionResult = { result: "rejected" };
-  let status: "approved" | "rejected" = "rejected";
-  let decisionReason = input.reason;
-  if (input.approve) {
-    const applied = await transit({
-      orderId: approval.orderId,
-      event: "request-refund",
-      bizKey: `approval:${input.id}`,
-      actor: input.decidedBy,
-      source: "console",
-      reason: `approved (asked by ${approval.requestedBy}: ${approval.request}): ${input.reason}`,
-    });
-    if (applied.result === "applied" || applied.result === "duplicate") {
-      status = "approved";
-      outcome = { result: "approved", transit: applied.result };
-    } else {
-      const why = "reason" in applied ? applied.reason : applied.result;
-      decisionReason = `approved, but the refund could not be requested: ${why}`;
-      outcome = { result: "not-applied", reason: why };
-    }
-  }
-  await getPool().query(
-    `UPDATE refund_approvals SET status = $2, decided_by = $3, decision_reason = $4, decided_at = now() WHERE id = $1 AND status = 'pending'`,
-    [input.id, status, input.decidedBy, decisionReason],
+      let decided: DecisionResult = { result: "rejected" };
+      let decisionReason = input.reason;
+      if (input.approve) {
+        const applied = await transitIn(tx, {
+          orderId: approval.orderId,
+          event: "request-refund",
+          bizKey: `approval:${input.id}`,
+          actor: input.decidedBy,
+          source: "console",
+          reason: `approved (asked by ${approval.requestedBy}: ${approval.request}): ${input.reason}`,
+        });
+        exception = applied.exception;
+        decided = approvalOutcome(applied.result);
+        if (decided.result === "not-applied") decisionReason = `approved, but the refund could not be requested: ${english(decided.refusal)}`;
+      }
+      await tx.prisma.refundApproval.update({
+        where: { id: input.id },
+        data: { status: decided.result === "approved" ? "approved" : "rejected", decidedBy: input.decidedBy, decisionReason, decidedAt: new Date() },
+      });
+      return decided;
+    },
+    { prisma: true },
   );
+  if (exception) await recordException(exception);
   return outcome;
+}
+
+function approvalOutcome(result: TransitResult): DecisionResult {
+  switch (result.result) {
+    case "applied":
+    case "duplicate":
+      return { result: "approved", transit: result.result };
+    case "illegal":
+    case "stale":
+    case "rejected":
+      return { result: "not-applied", refusal: result.refusal };
+    case "not-found":
+      throw new AppError("not-found");
+  }
 }

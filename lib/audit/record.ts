@@ -1,6 +1,6 @@
 import "server-only";
-import type pg from "pg";
-import { getPool } from "@/lib/db/pool";
+import { getPrisma, type PrismaTx } from "@/lib/db/prisma";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 /** Staff and machine actions that are not order transitions (those live in order_transitions). */
 export type AuditAction =
@@ -27,9 +27,20 @@ export interface AuditInput {
   readonly detail?: Record<string, unknown>;
 }
 
-export async function audit(input: AuditInput, db: pg.Pool | pg.PoolClient = getPool()): Promise<void> {
-  await db.query(
-    `INSERT INTO audit_events (tenant_id, actor, action, target, ip, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [input.tenantId ?? null, input.actor, input.action, input.target ?? null, input.ip ?? null, JSON.stringify(input.detail ?? {})],
-  );
+/**
+ * Writes one audit fact. Pass the transaction's Prisma (`tx.prisma` of a `{ prisma: true }`
+ * transaction) when the fact records a change made in that transaction: then a rolled-back change
+ * leaves no audit row, and a committed one always has one.
+ */
+export async function audit(input: AuditInput, db: PrismaTx | PrismaClient = getPrisma()): Promise<void> {
+  await db.auditEvent.create({
+    data: {
+      actor: input.actor,
+      action: input.action,
+      target: input.target ?? null,
+      tenantId: input.tenantId ?? null,
+      ip: input.ip ?? null,
+      detail: (input.detail ?? {}) as object,
+    },
+  });
 }

@@ -1,20 +1,26 @@
+import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { NextRequest } from "next/server";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/api/keys";
+import { requestRefundApproval } from "@/lib/approvals/refund-approvals";
+import { createBatch } from "@/lib/bulk/batches";
 import { getPool } from "@/lib/db/pool";
+import { getPrisma } from "@/lib/db/prisma";
+import { transit } from "@/lib/orders/transit";
+import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import { listTenantSettings } from "@/lib/settings/tenant-settings";
 import { useFreshDatabase } from "@/lib/test/database";
+import { signInAs, signOut } from "@/lib/test/session";
 import { ROLES, ROLE_PERMISSIONS, type Permission, type Role } from "./permissions";
-import type { Staff } from "./staff";
 
 // Proves "one way in": every server action and every route handler in app/ is built by
-// defineAction / staffRoute with a permission, and refuses anonymous and under-privileged callers
-// without writing anything. A new entry point that skips the builders fails here.
-
-const session = vi.hoisted(() => ({ staff: null as Staff | null }));
-vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => session.staff }));
-vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn() }));
+// defineAction / staffRoute / apiRoute with a permission and a scope rule, refuses anonymous and
+// under-privileged callers, and refuses a caller scoped to another tenant (404, or 403 for handing
+// out access) — each without writing anything but the audit row of the refusal. A new entry point
+// that skips the builders, or that acts on a tenant's resource without a sample below, fails here.
 
 useFreshDatabase();
 
@@ -22,6 +28,9 @@ const APP = path.join(process.cwd(), "app");
 /** Routes open to anonymous callers on purpose. */
 const PUBLIC_ROUTES = new Set(["app/api/auth/[...nextauth]/route.ts"]);
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+/** The tenant every resource below lives in, and the one the cross-tenant caller is scoped to. */
+const HOME = "scope-home";
+const ELSEWHERE = "scope-elsewhere";
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -38,13 +47,14 @@ for (const file of files) {
 }
 const routeFiles = files.filter((f) => path.basename(f) === "route.ts" && !PUBLIC_ROUTES.has(path.relative(process.cwd(), f)));
 
-function staffWith(role: Role): Staff {
-  return { id: 1, email: `${role}@test`, name: role, role, tenantIds: ["scope"], locale: "en", tokenVersion: 0 };
-}
-
 /** A role without the permission; undefined for one every staff member holds (profile:edit). */
 function roleLacking(permission: Permission): Role | undefined {
   return ROLES.find((r) => !ROLE_PERMISSIONS[r].includes(permission));
+}
+
+/** The least role with the permission: the cross-tenant caller may do the thing, just not there. */
+function roleHolding(permission: Permission): Role {
+  return ROLES.find((r) => ROLE_PERMISSIONS[r].includes(permission))!;
 }
 
 /** Row counts of every table but audit_events (refusals are audited there on purpose). */
@@ -60,33 +70,105 @@ async function tableCounts(): Promise<Record<string, number>> {
   return counts;
 }
 
+const deniedCount = () => getPrisma().auditEvent.count({ where: { action: "access.denied" } });
+
+/** Resources of tenant HOME that the samples point at. */
+const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "" };
+
 beforeAll(async () => {
-  await ensureTenant(getPool(), tenantSpec("scope"));
+  await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
+  await ensureTenant(getPool(), tenantSpec(ELSEWHERE));
+  const order = await createOrder(getPool(), { tenantId: HOME, amount: 6_00 });
+  await transit({ orderId: order.id, event: "pay", bizKey: "txn-scope", amount: 6_00, actor: "channel", source: "callback" });
+  home.orderNo = order.orderNo;
+  home.batchId = randomUUID();
+  await createBatch({ batchId: home.batchId, tenantId: HOME, orderNos: [order.orderNo], reason: "scope test", actor: "test" });
+  home.approvalId = (await requestRefundApproval({ tenantId: HOME, orderId: order.id, requestedBy: "staff:a", reason: "asked", requestKey: randomUUID() })).id;
+  const user = await getPrisma().staffUser.create({ data: { email: "home@example.com", name: "Home", passwordHash: "x", role: "agent", tenantIds: [HOME] } });
+  home.staffId = Number(user.id);
+  home.keyPrefix = (await createApiKey({ tenantId: HOME, name: "scope-key", actor: "test" })).summary.prefix;
+  home.settingsVersion = (await listTenantSettings([HOME]))[0]!.updatedAt;
 });
 
+const reason = "checking the scope rules";
+const minutes = (value: number) => ({ value, unit: "minutes" });
+
+/** Per action: a valid input that targets tenant HOME's resources. */
+const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = {
+  "orders.trigger-event": () => ({ tenant: HOME, orderNo: home.orderNo, event: "request-refund", reason, idempotencyKey: randomUUID(), expectedVersion: 1 }),
+  "orders.grant-line": () => ({ tenant: HOME, orderNo: home.orderNo, sku: "gems-60", quantity: 1, reason, grantKey: randomUUID() }),
+  "orders.repair-delivery": () => ({ tenant: HOME, orderNo: home.orderNo, reason }),
+  "bulk.preview": () => ({ tenant: HOME, text: home.orderNo }),
+  "bulk.start": () => ({ batchId: randomUUID(), tenant: HOME, orderNos: [home.orderNo], reason }),
+  "bulk.run-chunk": () => ({ batchId: home.batchId }),
+  "approvals.decide": () => ({ id: home.approvalId, approve: true, reason }),
+  "settings.update-dwell": () => ({
+    tenant: HOME,
+    expectedUpdatedAt: home.settingsVersion,
+    created: minutes(30),
+    paid: minutes(30),
+    delivering: minutes(30),
+    refunding: minutes(120),
+  }),
+  "settings.update-refund-approval": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, amount: "99" }),
+  "settings.update-unpaid-timeout": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, timeout: minutes(45) }),
+  "users.create": () => ({ email: "new@example.com", name: "New", role: "agent", tenantIds: [HOME] }),
+  "users.update": () => ({ id: home.staffId, role: "ops" }),
+  "users.reset-password": () => ({ id: home.staffId }),
+  "users.set-disabled": () => ({ id: home.staffId, disabled: true }),
+  "apikeys.create": () => ({ tenant: HOME, name: "another-key" }),
+  "apikeys.revoke": () => ({ prefix: home.keyPrefix }),
+};
+
+/** Per console route: the path parameters and query that target tenant HOME's resources. */
+const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, string>; query?: string }>> = {
+  "app/api/console/orders/[tenant]/[orderNo]/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
+  "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
+  "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
+};
+
+type Action = ((input: unknown) => Promise<{ ok: boolean; error?: { code: string } }>) & {
+  permission?: Permission;
+  scopeKind?: string;
+  actionName?: string;
+};
+
 describe("entry points are found", () => {
-  it("finds the app's routes (the enumeration itself works)", () => {
-    expect(routeFiles.length).toBeGreaterThan(0);
+  it("finds the app's actions and routes (the enumeration itself works)", () => {
+    expect(actionFiles.length).toBeGreaterThan(5);
+    expect(routeFiles.length).toBeGreaterThan(5);
   });
 });
 
 describe.each(actionFiles.map((f) => [path.relative(process.cwd(), f), f]))("server actions in %s", (_, file) => {
-  it("every export is built by defineAction and refuses anonymous and under-privileged callers, writing nothing", async () => {
+  it("every export is built by defineAction and refuses anonymous, under-privileged and cross-tenant callers, writing nothing", async () => {
     const mod = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
     const exports = Object.entries(mod);
     expect(exports.length).toBeGreaterThan(0);
     for (const [name, value] of exports) {
       expect(typeof value, `${name} must be a function`).toBe("function");
-      const action = value as ((input: unknown) => Promise<{ ok: boolean; error?: { code: string } }>) & { permission?: Permission };
+      const action = value as Action;
       expect(action.permission, `${name} must be built with defineAction and a permission`).toBeDefined();
+      expect(action.scopeKind, `${name} must declare a scope rule`).toBeDefined();
       const before = await tableCounts();
 
-      session.staff = null;
+      signOut();
       expect(await action({})).toMatchObject({ ok: false, error: { code: "unauthenticated" } });
       const lacking = roleLacking(action.permission!);
       if (lacking) {
-        session.staff = staffWith(lacking);
+        signInAs(lacking, [HOME]);
         expect(await action({})).toMatchObject({ ok: false, error: { code: "forbidden" } });
+      }
+
+      if (action.scopeKind !== "none") {
+        const sample = ACTION_SAMPLES[action.actionName!];
+        expect(sample, `${action.actionName} acts on a tenant's resource: add a sample input to ACTION_SAMPLES`).toBeDefined();
+        const denied = await deniedCount();
+        signInAs(roleHolding(action.permission!), [ELSEWHERE], { email: "elsewhere@example.com" });
+        const result = await action(sample!());
+        expect(result.ok, `${action.actionName} answered ok to a caller scoped to another tenant`).toBe(false);
+        expect(["not-found", "forbidden"], `${action.actionName}: ${JSON.stringify(result)}`).toContain(result.error?.code);
+        expect(await deniedCount(), `${action.actionName} must audit the cross-tenant attempt`).toBe(denied + 1);
       }
 
       expect(await tableCounts()).toEqual(before);
@@ -94,41 +176,53 @@ describe.each(actionFiles.map((f) => [path.relative(process.cwd(), f), f]))("ser
   });
 });
 
-describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("route %s", (_, file) => {
-  it("every method is built by a route wrapper and refuses callers without the right credentials, writing nothing", async () => {
+type Route = ((req: NextRequest, ctx: { params: Promise<object> }) => Promise<Response>) & {
+  permission?: Permission;
+  scopeKind?: string;
+  auth?: "api-key";
+};
+
+describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("route %s", (relative, file) => {
+  it("every method is built by a route wrapper and refuses callers without the right credentials or scope, writing nothing", async () => {
     const mod = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
     const methods = HTTP_METHODS.filter((m) => m in mod);
     expect(methods.length).toBeGreaterThan(0);
     for (const method of methods) {
-      const handler = mod[method] as ((req: NextRequest, ctx: { params: Promise<object> }) => Promise<Response>) & {
-        permission?: Permission;
-        auth?: "api-key";
-      };
+      const handler = mod[method] as Route;
       expect(handler.permission ?? handler.auth, `${method} must be built with staffRoute or apiRoute`).toBeDefined();
-      const call = (headers: Record<string, string> = {}) =>
+      const call = (headers: Record<string, string> = {}, params: Record<string, string> = { orderNo: "X-1" }, query = "") =>
         handler(
-          new NextRequest("http://localhost/x", {
+          new NextRequest(`http://localhost/x${query ? `?${query}` : ""}`, {
             method,
             headers: { ...headers, ...(method === "GET" ? {} : { "content-type": "application/json" }) },
             ...(method === "GET" ? {} : { body: "{}" }),
           }),
-          { params: Promise.resolve({ orderNo: "X-1" }) },
+          { params: Promise.resolve(params) },
         );
       const before = await tableCounts();
 
-      session.staff = null;
+      signOut();
       const anonymous = await call();
       expect(anonymous.status).toBe(401);
       expect(await anonymous.json()).toMatchObject({ error: { code: "unauthenticated" } });
       if (handler.permission) {
+        expect(handler.scopeKind, `${method} must declare a scope rule`).toBeDefined();
         const lacking = roleLacking(handler.permission);
         if (lacking) {
-          session.staff = staffWith(lacking);
+          signInAs(lacking, [HOME]);
           expect((await call()).status).toBe(403);
+        }
+        if (handler.scopeKind !== "none") {
+          const sample = ROUTE_SAMPLES[relative];
+          expect(sample, `${relative} acts on a tenant's resource: add a sample to ROUTE_SAMPLES`).toBeDefined();
+          signInAs(roleHolding(handler.permission), [ELSEWHERE], { email: "elsewhere@example.com" });
+          const { params, query } = sample!();
+          const foreign = await call({}, params, query);
+          expect([403, 404], `${relative} answered ${foreign.status} to a caller scoped to another tenant`).toContain(foreign.status);
         }
       } else {
         // A staff session is no API key, and neither is a key that was never issued.
-        session.staff = staffWith("manager");
+        signInAs("manager", [HOME]);
         expect((await call()).status).toBe(401);
         expect((await call({ authorization: `Bearer oo_000000000000_${"A".repeat(43)}` })).status).toBe(401);
       }

@@ -41,8 +41,9 @@ export const authOptions: NextAuthOptions = {
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
         const result = await authenticate(credentials?.email ?? "", credentials?.password ?? "", clientIp(req?.headers));
-        // next-auth hands a thrown message to the sign-in page as `error`: the lockout text is shown as is.
-        if (!result.ok) throw new Error(result.message);
+        // next-auth hands a thrown message to the sign-in page as `error`: the problem, as JSON, for
+        // the page to word in the reader's language.
+        if (!result.ok) throw new Error(JSON.stringify(result.problem));
         const { staff } = result;
         return { id: String(staff.id), email: staff.email, name: staff.name, tokenVersion: staff.tokenVersion };
       },

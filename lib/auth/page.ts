@@ -1,9 +1,11 @@
 import "server-only";
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { audit } from "@/lib/audit/record";
+import { AppError } from "@/lib/errors";
 import { currentStaff } from "./current-staff";
 import { can, type Permission } from "./permissions";
+import { resolveScope, type ScopeRule } from "./scope";
 import { actorOf, type Staff } from "./staff";
 
 /**
@@ -21,4 +23,26 @@ export async function requireStaff(permission?: Permission): Promise<Staff> {
     redirect(`/forbidden?need=${encodeURIComponent(permission)}`);
   }
   return staff;
+}
+
+/**
+ * The page's resource through the same scope rules as actions and routes (lib/auth/scope.ts):
+ * missing and out of scope both render the not-found page; out of scope is audited.
+ */
+export async function requireResource<I, R>(staff: Staff, rule: ScopeRule<I, R>, input: I): Promise<R> {
+  try {
+    return await resolveScope(rule, input, staff);
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "not-found" || error.code === "forbidden")) notFound();
+    throw error;
+  }
+}
+
+/** A path segment as the page means it; a malformed percent-encoding is simply not found. */
+export function pathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    notFound();
+  }
 }

@@ -62,6 +62,11 @@ export function canTrigger(role: Role, event: OrderEvent): boolean {
   return CONSOLE_EVENTS[role].includes(event);
 }
 
+/** The roles that may trigger an event from the console: "ops or manager can". */
+export function rolesTriggering(event: OrderEvent): Role[] {
+  return ROLES.filter((role) => canTrigger(role, event));
+}
+
 /** The least role that holds a permission, for "ask a manager" style messages. */
 export function leastRoleWith(permission: Permission): Role | undefined {
   return ROLES.find((role) => can(role, permission));

@@ -1,5 +1,7 @@
 import "server-only";
-import { getPool } from "@/lib/db/pool";
+import { getPrisma } from "@/lib/db/prisma";
+import type { StaffUser } from "@/lib/generated/prisma/client";
+import { isLocale } from "@/lib/i18n/locales";
 import { isRole, type Role } from "./permissions";
 
 export interface Staff {
@@ -17,25 +19,27 @@ export function actorOf(staff: Pick<Staff, "email">): string {
   return `staff:${staff.email}`;
 }
 
-interface StaffRow extends Omit<Staff, "role"> {
-  readonly role: string;
-  readonly passwordHash: string;
-  readonly disabled: boolean;
-}
-
-const COLUMNS = `id, email, name, role, tenant_ids AS "tenantIds", locale, token_version AS "tokenVersion",
-  password_hash AS "passwordHash", disabled_at IS NOT NULL AS disabled`;
-
-function toStaff(row: StaffRow): Staff {
+/**
+ * A staff_users row as the app sees it. The database's CHECK constraints hold role and locale to
+ * these values; a row that still breaks them is a bug worth failing loudly on, not a guest role.
+ */
+export function staffOf(row: Pick<StaffUser, "id" | "email" | "name" | "role" | "tenantIds" | "locale" | "tokenVersion">): Staff {
   if (!isRole(row.role)) throw new Error(`staff user ${row.id} has unknown role ${row.role}`);
-  const { passwordHash: _hash, disabled: _disabled, ...staff } = row;
-  return { ...staff, role: row.role };
+  if (!isLocale(row.locale)) throw new Error(`staff user ${row.id} has unknown locale ${row.locale}`);
+  return {
+    id: Number(row.id),
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    tenantIds: row.tenantIds,
+    locale: row.locale,
+    tokenVersion: row.tokenVersion,
+  };
 }
 
 export async function findStaffForSignIn(email: string): Promise<(Staff & { passwordHash: string; disabled: boolean }) | null> {
-  const { rows } = await getPool().query<StaffRow>(`SELECT ${COLUMNS} FROM staff_users WHERE email = lower($1)`, [email]);
-  const row = rows[0];
-  return row ? { ...toStaff(row), passwordHash: row.passwordHash, disabled: row.disabled } : null;
+  const row = await getPrisma().staffUser.findUnique({ where: { email: email.toLowerCase() } });
+  return row ? { ...staffOf(row), passwordHash: row.passwordHash, disabled: row.disabledAt !== null } : null;
 }
 
 /**
@@ -43,9 +47,6 @@ export async function findStaffForSignIn(email: string): Promise<(Staff & { pass
  * minted before a change of role, scope or password (token_version) get nothing.
  */
 export async function loadActiveStaff(id: number, tokenVersion: number): Promise<Staff | null> {
-  const { rows } = await getPool().query<StaffRow>(
-    `SELECT ${COLUMNS} FROM staff_users WHERE id = $1 AND token_version = $2 AND disabled_at IS NULL`,
-    [id, tokenVersion],
-  );
-  return rows[0] ? toStaff(rows[0]) : null;
+  const row = await getPrisma().staffUser.findFirst({ where: { id, tokenVersion, disabledAt: null } });
+  return row ? staffOf(row) : null;
 }

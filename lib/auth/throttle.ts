@@ -1,5 +1,7 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { one } from "@/lib/db/sql";
 
 // Sign-in throttling, counted from audit_events (the record we keep anyway), so it holds across
 // every web instance without any in-memory state.
@@ -14,7 +16,9 @@ export const THROTTLE = {
 export type ThrottleVerdict = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 export async function signInAllowed(email: string, ip: string | null): Promise<ThrottleVerdict> {
-  const { rows } = await getPool().query<{ account: Date | null; address: Date | null }>(
+  const row = await one(
+    getPool(),
+    z.object({ account: z.coerce.date().nullable(), address: z.coerce.date().nullable() }),
     `SELECT
        (SELECT min(created_at) FROM (
           SELECT created_at FROM audit_events
@@ -30,7 +34,7 @@ export async function signInAllowed(email: string, ip: string | null): Promise<T
         HAVING count(*) >= $5) AS address`,
     [email, ip, THROTTLE.windowSeconds, THROTTLE.perAccount, THROTTLE.perIp],
   );
-  const oldest = [rows[0]?.account, rows[0]?.address].filter((d): d is Date => d instanceof Date);
+  const oldest = [row.account, row.address].filter((d): d is Date => d !== null);
   if (oldest.length === 0) return { allowed: true };
   // Locked until the oldest of the counted failures leaves the window.
   const until = Math.max(...oldest.map((d) => d.getTime())) + THROTTLE.windowSeconds * 1000;

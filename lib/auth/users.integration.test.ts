@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
+import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { DEMO_PASSWORD, DEMO_STAFF, seedDemoStaff } from "@/lib/seed/staff";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { verifyPassword } from "./passwords";
 import { loadActiveStaff } from "./staff";
+import { administratorOf, operator } from "./staff-administrator";
 import {
   createStaffUser,
   listStaffUsers,
@@ -18,7 +20,9 @@ import {
 
 useFreshDatabase();
 
-const ACTOR = "staff:root@test.local";
+// The operator (the CLI's caller) reaches every account; scoped admins are tested in users-scope.
+const ROOT = operator("cli:root");
+const ACTOR = ROOT.actor;
 const PASSWORD = "correct-horse-battery";
 
 beforeAll(async () => {
@@ -63,6 +67,18 @@ async function onlyActiveAdmins(ids: readonly number[]): Promise<void> {
   await getPool().query(`UPDATE staff_users SET disabled_at = now() WHERE role = 'admin' AND disabled_at IS NULL AND id <> ALL($1::bigint[])`, [ids]);
 }
 
+/** Waits (polling, no fixed sleep) until another session of this database waits for a row lock. */
+async function waitForLockWaiter(): Promise<void> {
+  for (let i = 0; i < 500; i += 1) {
+    const { rows } = await getPool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("no session started waiting for the lock");
+}
+
 async function activeAdminCount(): Promise<number> {
   const { rows } = await getPool().query<{ n: number }>(`SELECT count(*)::int AS n FROM staff_users WHERE role = 'admin' AND disabled_at IS NULL`);
   return rows[0]!.n;
@@ -72,7 +88,7 @@ describe("createStaffUser", () => {
   it("creates the account with a lowercased email, sorted scope, a bcrypt hash, and audits it without secrets", async () => {
     const account = await createStaffUser(
       { email: "  New.Person@Test.Local ", name: " New Person ", role: "ops", tenantIds: ["beta", "alpha", "beta"], password: PASSWORD },
-      ACTOR,
+      ROOT,
     );
 
     expect(account).toMatchObject({
@@ -97,11 +113,11 @@ describe("createStaffUser", () => {
   });
 
   it("refuses a second account with the same email (any case) as a conflict, writing nothing", async () => {
-    const first = await createStaffUser(newUser(), ACTOR);
-    const error = await appError(createStaffUser(newUser({ email: first.email.toUpperCase() }), ACTOR));
+    const first = await createStaffUser(newUser(), ROOT);
+    const error = await appError(createStaffUser(newUser({ email: first.email.toUpperCase() }), ROOT));
 
     expect(error.code).toBe("conflict");
-    expect(error.userMessage).toBe(`A staff user with the email ${first.email} already exists.`);
+    expect(error.problem).toEqual({ kind: "email-taken", email: first.email });
     const { rows } = await getPool().query(`SELECT count(*)::int AS n FROM staff_users WHERE email = $1`, [first.email]);
     expect(rows[0]).toEqual({ n: 1 });
     expect((await auditRows(`staff:${first.email}`)).map((r) => r.action)).toEqual(["user.created"]);
@@ -109,7 +125,7 @@ describe("createStaffUser", () => {
 
   it("refuses 10 concurrent creates of one email except one", async () => {
     const spec = newUser();
-    const settled = await Promise.allSettled(Array.from({ length: 10 }, () => createStaffUser(spec, ACTOR)));
+    const settled = await Promise.allSettled(Array.from({ length: 10 }, () => createStaffUser(spec, ROOT)));
 
     expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
     const reasons = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as AppError] : []));
@@ -117,23 +133,43 @@ describe("createStaffUser", () => {
     expect(await auditRows(`staff:${spec.email}`)).toHaveLength(1);
   });
 
-  it("refuses unknown tenants and short passwords as invalid input naming the field", async () => {
-    const unknown = await appError(createStaffUser(newUser({ tenantIds: ["alpha", "nope", "zilch"] }), ACTOR));
-    expect(unknown.code).toBe("invalid-input");
-    expect(unknown.fields).toEqual({ tenantIds: ["Unknown tenants: nope, zilch."] });
+  it("refuses an email a lock-less insert (the demo seed) took meanwhile: the unique index answers email-taken", async () => {
+    const spec = newUser();
+    let creating: Promise<unknown> = Promise.resolve();
+    await transaction(async ({ client }) => {
+      await client.query(`INSERT INTO staff_users (email, name, password_hash, role) VALUES ($1, 'Seeded', 'x', 'agent')`, [spec.email]);
+      // createStaffUser cannot see the uncommitted row, so it inserts too and waits on the index.
+      creating = createStaffUser(spec, ROOT).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      await waitForLockWaiter();
+    });
 
-    const short = await appError(createStaffUser(newUser({ password: "short" }), ACTOR));
+    expect(await creating).toMatchObject({ code: "conflict", problem: { kind: "email-taken", email: spec.email } });
+    expect(await auditRows(`staff:${spec.email}`)).toEqual([]);
+  });
+
+  it("refuses unknown tenants and bad passwords as invalid input", async () => {
+    const unknown = await appError(createStaffUser(newUser({ tenantIds: ["alpha", "nope", "zilch"] }), ROOT));
+    expect(unknown.code).toBe("invalid-input");
+    expect(unknown.problem).toEqual({ kind: "unknown-tenants", tenants: ["nope", "zilch"] });
+
+    const short = await appError(createStaffUser(newUser({ password: "short" }), ROOT));
     expect(short.code).toBe("invalid-input");
-    expect(short.fields).toEqual({ password: ["The password must be at least 12 characters long."] });
+    expect(short.fields).toEqual({ password: [{ kind: "too-short", min: 12 }] });
+
+    const long = await appError(createStaffUser(newUser({ password: "密".repeat(25) }), ROOT));
+    expect(long.fields).toEqual({ password: [{ kind: "password-too-long", max: 72 }] });
   });
 });
 
 describe("updateStaffUser", () => {
   it("changes role and scope, bumps token_version (old sessions die) and audits before/after", async () => {
-    const account = await createStaffUser(newUser({ role: "agent", tenantIds: ["alpha"] }), ACTOR);
+    const account = await createStaffUser(newUser({ role: "agent", tenantIds: ["alpha"] }), ROOT);
     expect(await loadActiveStaff(account.id, 0)).not.toBeNull();
 
-    const { account: after, changed } = await updateStaffUser(account.id, { role: "manager", tenantIds: ["beta", "alpha"] }, ACTOR);
+    const { account: after, changed } = await updateStaffUser(account.id, { role: "manager", tenantIds: ["beta", "alpha"] }, ROOT);
 
     expect(changed).toEqual(["role", "tenantIds"]);
     expect(after).toMatchObject({ role: "manager", tenantIds: ["alpha", "beta"], tokenVersion: 1, name: account.name });
@@ -153,9 +189,9 @@ describe("updateStaffUser", () => {
   });
 
   it("writes nothing when nothing changes", async () => {
-    const account = await createStaffUser(newUser({ tenantIds: ["alpha", "beta"] }), ACTOR);
+    const account = await createStaffUser(newUser({ tenantIds: ["alpha", "beta"] }), ROOT);
 
-    const result = await updateStaffUser(account.id, { role: account.role, tenantIds: ["beta", "alpha"], name: account.name }, ACTOR);
+    const result = await updateStaffUser(account.id, { role: account.role, tenantIds: ["beta", "alpha"], name: account.name }, ROOT);
 
     expect(result.changed).toEqual([]);
     expect((await storedRow(account.id)).tokenVersion).toBe(0);
@@ -163,26 +199,26 @@ describe("updateStaffUser", () => {
   });
 
   it("answers not-found for an unknown id", async () => {
-    const error = await appError(updateStaffUser(987654, { name: "x" }, ACTOR));
+    const error = await appError(updateStaffUser(987654, { name: "x" }, ROOT));
     expect(error.code).toBe("not-found");
   });
 });
 
 describe("setStaffDisabled", () => {
   it("disables (sessions end, audited) and enables again (a new token_version)", async () => {
-    const account = await createStaffUser(newUser(), ACTOR);
+    const account = await createStaffUser(newUser(), ROOT);
 
-    const disabled = await setStaffDisabled(account.id, true, ACTOR);
+    const disabled = await setStaffDisabled(account.id, true, ROOT);
     expect(disabled.changed).toBe(true);
     expect(disabled.account.disabledAt).toBeInstanceOf(Date);
     expect(disabled.account.tokenVersion).toBe(1);
     expect(await loadActiveStaff(account.id, 1)).toBeNull();
 
-    const again = await setStaffDisabled(account.id, true, ACTOR);
+    const again = await setStaffDisabled(account.id, true, ROOT);
     expect(again.changed).toBe(false);
     expect(again.account.tokenVersion).toBe(1);
 
-    const enabled = await setStaffDisabled(account.id, false, ACTOR);
+    const enabled = await setStaffDisabled(account.id, false, ROOT);
     expect(enabled.account).toMatchObject({ disabledAt: null, tokenVersion: 2 });
     expect(await loadActiveStaff(account.id, 2)).toMatchObject({ email: account.email });
 
@@ -199,45 +235,45 @@ describe("setStaffDisabled", () => {
   });
 
   it("refuses to let an admin disable their own account", async () => {
-    const admin = await createStaffUser(newUser({ role: "admin" }), ACTOR);
-    const other = await createStaffUser(newUser({ role: "admin" }), ACTOR);
+    const admin = await createStaffUser(newUser({ role: "admin" }), ROOT);
+    const other = await createStaffUser(newUser({ role: "admin" }), ROOT);
     await onlyActiveAdmins([admin.id, other.id]);
 
-    const error = await appError(setStaffDisabled(admin.id, true, `staff:${admin.email}`));
+    const error = await appError(setStaffDisabled(admin.id, true, administratorOf(admin)));
 
     expect(error.code).toBe("conflict");
-    expect(error.userMessage).toBe("You cannot disable your own account; ask another admin to do it.");
+    expect(error.problem).toEqual({ kind: "cannot-disable-self" });
     expect(await storedRow(admin.id)).toMatchObject({ disabled: false, tokenVersion: 0 });
   });
 
   it("refuses to disable or demote the last active admin, and allows it once there is another", async () => {
-    const last = await createStaffUser(newUser({ role: "admin" }), ACTOR);
+    const last = await createStaffUser(newUser({ role: "admin" }), ROOT);
     await onlyActiveAdmins([last.id]);
 
-    const disable = await appError(setStaffDisabled(last.id, true, ACTOR));
+    const disable = await appError(setStaffDisabled(last.id, true, ROOT));
     expect(disable.code).toBe("conflict");
-    expect(disable.userMessage).toBe(`${last.email} is the last active admin; make another admin before disabling them.`);
-    const demote = await appError(updateStaffUser(last.id, { role: "manager" }, ACTOR));
+    expect(disable.problem).toEqual({ kind: "last-admin", email: last.email });
+    const demote = await appError(updateStaffUser(last.id, { role: "manager" }, ROOT));
     expect(demote.code).toBe("conflict");
-    expect(demote.userMessage).toBe(`${last.email} is the last active admin; make another admin before changing their role.`);
+    expect(demote.problem).toEqual({ kind: "last-admin", email: last.email });
     expect(await storedRow(last.id)).toMatchObject({ disabled: false, tokenVersion: 0 });
     expect(await activeAdminCount()).toBe(1);
 
-    const successor = await createStaffUser(newUser({ role: "agent" }), ACTOR);
-    await updateStaffUser(successor.id, { role: "admin" }, ACTOR);
-    expect((await setStaffDisabled(last.id, true, ACTOR)).changed).toBe(true);
+    const successor = await createStaffUser(newUser({ role: "agent" }), ROOT);
+    await updateStaffUser(successor.id, { role: "admin" }, ROOT);
+    expect((await setStaffDisabled(last.id, true, ROOT)).changed).toBe(true);
     expect(await activeAdminCount()).toBe(1);
   });
 
   it("8 admins each disabling another at the same moment: exactly 7 succeed, 1 conflict, one admin remains", async () => {
     const admins: StaffAccount[] = [];
-    for (let i = 0; i < 8; i += 1) admins.push(await createStaffUser(newUser({ role: "admin" }), ACTOR));
+    for (let i = 0; i < 8; i += 1) admins.push(await createStaffUser(newUser({ role: "admin" }), ROOT));
     await onlyActiveAdmins(admins.map((a) => a.id));
     // Open the connections first, so the eight transactions really overlap instead of queueing on connects.
     await Promise.all(Array.from({ length: 10 }, () => getPool().query("SELECT pg_sleep(0.05)")));
 
     const settled = await Promise.allSettled(
-      admins.map((admin, i) => setStaffDisabled(admins[(i + 1) % admins.length]!.id, true, `staff:${admin.email}`)),
+      admins.map((admin, i) => setStaffDisabled(admins[(i + 1) % admins.length]!.id, true, administratorOf(admin))),
     );
 
     expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(7);
@@ -249,10 +285,10 @@ describe("setStaffDisabled", () => {
 
 describe("resetStaffPassword", () => {
   it("sets a new password that verifies, ends sessions, and audits without the password or hash", async () => {
-    const account = await createStaffUser(newUser(), ACTOR);
+    const account = await createStaffUser(newUser(), ROOT);
     const before = await storedRow(account.id);
 
-    const after = await resetStaffPassword(account.id, "a-brand-new-password", ACTOR);
+    const after = await resetStaffPassword(account.id, "a-brand-new-password", ROOT);
 
     expect(after.tokenVersion).toBe(1);
     const row = await storedRow(account.id);
@@ -273,23 +309,11 @@ describe("resetStaffPassword", () => {
   });
 
   it("refuses a password shorter than the minimum and changes nothing", async () => {
-    const account = await createStaffUser(newUser(), ACTOR);
-    const error = await appError(resetStaffPassword(account.id, "too-short", ACTOR));
+    const account = await createStaffUser(newUser(), ROOT);
+    const error = await appError(resetStaffPassword(account.id, "too-short", ROOT));
     expect(error.code).toBe("invalid-input");
+    expect(error.fields).toEqual({ password: [{ kind: "too-short", min: 12 }] });
     expect((await storedRow(account.id)).tokenVersion).toBe(0);
-  });
-});
-
-describe("listStaffUsers", () => {
-  it("lists every account ordered by email, with its last change", async () => {
-    const account = await createStaffUser(newUser({ email: "aaa-first@test.local" }), ACTOR);
-    await updateStaffUser(account.id, { name: "Renamed" }, "staff:someone@test.local");
-
-    const list = await listStaffUsers();
-
-    const emails = list.map((u) => u.email);
-    expect(emails).toEqual([...emails].sort());
-    expect(list.find((u) => u.id === account.id)).toMatchObject({ email: "aaa-first@test.local", name: "Renamed", lastChange: { action: "user.updated", actor: "staff:someone@test.local" } });
   });
 });
 
@@ -322,8 +346,8 @@ describe("seedDemoStaff", () => {
     for (const row of rows) expect(await verifyPassword(DEMO_PASSWORD, row.passwordHash)).toBe(true);
 
     // A demo admin changed a password: seeding again must not undo it.
-    const admin = (await listStaffUsers()).find((u) => u.email === "admin@example.com")!;
-    await resetStaffPassword(admin.id, "the-admins-own-password", ACTOR);
+    const admin = (await listStaffUsers(ROOT)).find((u) => u.email === "admin@example.com")!;
+    await resetStaffPassword(admin.id, "the-admins-own-password", ROOT);
 
     const second = await seedDemoStaff(getPool());
 

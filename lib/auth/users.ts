@@ -1,18 +1,32 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
+import { z } from "zod";
 import { audit, type AuditAction } from "@/lib/audit/record";
-import { getPool, isUniqueViolation, withTransaction } from "@/lib/db/pool";
-import { AppError } from "@/lib/errors";
+import { getPool } from "@/lib/db/pool";
+import { getPrisma, type PrismaTx } from "@/lib/db/prisma";
+import { isUniqueViolation } from "@/lib/db/retry";
+import { one, rows } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
+import { AppError, invalidField } from "@/lib/errors";
+import type { StaffUser } from "@/lib/generated/prisma/client";
+import { LOCALES } from "@/lib/i18n/locales";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./passwords";
-import { isRole, type Role } from "./permissions";
-import type { Staff } from "./staff";
+import { isRole, ROLES, type Role } from "./permissions";
+import { assertMayGrantRole, assertMayGrantTenants, reaches, type StaffAdministrator } from "./staff-administrator";
+import { staffOf, type Staff } from "./staff";
 
 // Staff accounts as the admin screens and the CLI see them. Every change bumps token_version, so
 // sessions minted before it stop working on their next request (loadActiveStaff checks it), and
 // writes an audit_events row with what the account looked like before and after — in the same
 // transaction, so there is never a change without its audit row. Passwords and hashes never go
 // into the audit detail.
+//
+// Staff administration is scoped: an admin reaches only accounts whose tenants are all within
+// their own, and grants at most their own role and tenants — so a scoped admin can neither make an
+// admin for another tenant nor widen their own scope. Every function here takes who is acting
+// (lib/auth/staff-administrator.ts) and checks it under the staff-change lock, so no caller can
+// forget the rules and no concurrent change can slip between check and write.
 
 export interface StaffAccount extends Staff {
   readonly disabledAt: Date | null;
@@ -52,13 +66,6 @@ export interface StaffStatusChange {
   readonly changed: boolean;
 }
 
-interface AccountRow extends Omit<StaffAccount, "role"> {
-  readonly role: string;
-}
-
-const COLUMNS = `id, email, name, role, tenant_ids AS "tenantIds", locale, token_version AS "tokenVersion",
-  disabled_at AS "disabledAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
-
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // bcrypt reads only the first 72 bytes; a longer password would silently match its own prefix.
 const MAX_PASSWORD_BYTES = 72;
@@ -82,28 +89,24 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function toAccount(row: AccountRow): StaffAccount {
-  if (!isRole(row.role)) throw new Error(`staff user ${row.id} has unknown role ${row.role}`);
-  return { ...row, role: row.role };
-}
-
-function invalid(field: string, message: string): AppError {
-  return new AppError("invalid-input", message, { fields: { [field]: [message] } });
+function toAccount(row: StaffUser): StaffAccount {
+  return { ...staffOf(row), disabledAt: row.disabledAt, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }
 
 function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw invalid("password", `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
-  }
-  if (Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) {
-    throw invalid("password", `The password must be at most ${MAX_PASSWORD_BYTES} bytes long.`);
-  }
+  if (password.length < MIN_PASSWORD_LENGTH) throw invalidField("password", { kind: "too-short", min: MIN_PASSWORD_LENGTH });
+  if (Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) throw invalidField("password", { kind: "password-too-long", max: MAX_PASSWORD_BYTES });
 }
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed) throw invalid("name", "Enter a name.");
+  if (!trimmed) throw invalidField("name", { kind: "required" });
   return trimmed;
+}
+
+function checkRole(role: unknown): Role {
+  if (!isRole(role)) throw invalidField("role", { kind: "invalid-choice", options: ROLES });
+  return role;
 }
 
 /** Stored sorted and without repeats, so "did the scope change?" is a plain comparison. */
@@ -115,194 +118,234 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-async function lockStaffChanges(client: pg.PoolClient): Promise<void> {
-  await client.query(`SELECT pg_advisory_xact_lock($1)`, [STAFF_CHANGE_LOCK]);
+const lockedAt = z.object({ now: z.coerce.date() });
+
+/**
+ * Takes the staff-change lock; returns the transaction's clock (what now() in an UPDATE would
+ * have written), so the timestamps written through Prisma come from the database, not this host.
+ */
+async function lockStaffChanges(client: pg.PoolClient): Promise<Date> {
+  return (await one(client, lockedAt, `SELECT pg_advisory_xact_lock($1), now() AS now`, [STAFF_CHANGE_LOCK])).now;
 }
 
-async function assertTenantsExist(client: pg.PoolClient, tenantIds: readonly string[]): Promise<void> {
+async function assertTenantsExist(prisma: PrismaTx, tenantIds: readonly string[]): Promise<void> {
   if (tenantIds.length === 0) return;
-  const { rows } = await client.query<{ id: string }>(`SELECT id FROM tenants WHERE id = ANY($1::text[])`, [tenantIds]);
-  const known = new Set(rows.map((r) => r.id));
+  const known = new Set((await prisma.tenant.findMany({ where: { id: { in: [...tenantIds] } }, select: { id: true } })).map((t) => t.id));
   const missing = tenantIds.filter((t) => !known.has(t));
-  if (missing.length > 0) {
-    throw invalid("tenantIds", `Unknown tenant${missing.length === 1 ? "" : "s"}: ${missing.join(", ")}.`);
-  }
+  if (missing.length > 0) throw new AppError("invalid-input", { kind: "unknown-tenants", tenants: missing });
 }
 
-async function loadForUpdate(client: pg.PoolClient, id: number): Promise<StaffAccount> {
-  const { rows } = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_users WHERE id = $1 FOR UPDATE`, [id]);
-  if (!rows[0]) throw new AppError("not-found", `No staff user with id ${id}.`);
-  return toAccount(rows[0]);
+/**
+ * The account to change, read under the staff-change lock. No FOR UPDATE: every write of what is
+ * decided on here (role, tenants, status, token_version, password) runs under that same lock, and
+ * the one other writer of staff_users (a staff member's own locale) touches none of it — so this
+ * read stays true until commit. The action's scope rule resolved the account before the
+ * transaction; it is checked again here because another admin may have widened its tenants since.
+ */
+async function loadAdministered(prisma: PrismaTx, id: number, by: StaffAdministrator): Promise<StaffAccount> {
+  const row = await prisma.staffUser.findUnique({ where: { id } });
+  if (!row || !reaches(by, row.tenantIds)) throw new AppError("not-found");
+  return toAccount(row);
 }
 
 /** Refuses a change that would leave no active admin (nobody could manage staff any more). */
-async function assertAnotherActiveAdmin(client: pg.PoolClient, account: StaffAccount, doing: string): Promise<void> {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM staff_users WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1`,
-    [account.id],
-  );
-  if (rows[0]!.n === 0) {
-    throw new AppError("conflict", `${account.email} is the last active admin; make another admin before ${doing}.`);
-  }
+async function assertAnotherActiveAdmin(prisma: PrismaTx, account: StaffAccount): Promise<void> {
+  const others = await prisma.staffUser.count({ where: { role: "admin", disabledAt: null, id: { not: account.id } } });
+  if (others === 0) throw new AppError("conflict", { kind: "last-admin", email: account.email });
 }
 
 async function record(
-  client: pg.PoolClient,
-  actor: string,
+  prisma: PrismaTx,
+  by: StaffAdministrator,
   action: AuditAction,
   account: Pick<StaffAccount, "email">,
   detail: Record<string, unknown>,
 ): Promise<void> {
-  await audit({ actor, action, target: staffTarget(account.email), detail }, client);
+  await audit({ actor: by.actor, action, target: staffTarget(account.email), detail }, prisma);
 }
 
 function pick(account: StaffAccount, fields: readonly (keyof StaffAccount)[]): Record<string, unknown> {
   return Object.fromEntries(fields.map((f) => [f, account[f] instanceof Date ? (account[f] as Date).toISOString() : account[f]]));
 }
 
-export async function createStaffUser(input: NewStaffUser, actor: string): Promise<StaffAccount> {
+export async function createStaffUser(input: NewStaffUser, by: StaffAdministrator): Promise<StaffAccount> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL_PATTERN.test(email)) throw invalid("email", "Enter a valid email address.");
+  if (!EMAIL_PATTERN.test(email)) throw invalidField("email", { kind: "invalid-email" });
   const name = checkName(input.name);
-  if (!isRole(input.role)) throw invalid("role", `Unknown role: ${String(input.role)}.`);
+  const role = checkRole(input.role);
   const tenantIds = normalizeTenants(input.tenantIds);
+  // The role rule lives only here. Foreign tenants the console action already refuses (its
+  // grantedTenantsScope, audited); checking them again keeps every other caller to the same rule.
+  assertMayGrantRole(by, role);
+  assertMayGrantTenants(by, tenantIds);
   checkPassword(input.password);
   // Hashing takes ~0.1 s: done before the transaction so no lock waits on it.
   const passwordHash = await hashPassword(input.password);
 
-  const conflict = () => new AppError("conflict", `A staff user with the email ${email} already exists.`);
+  const taken = () => new AppError("conflict", { kind: "email-taken", email });
   try {
-    return await withTransaction(async (client) => {
-      await lockStaffChanges(client);
-      await assertTenantsExist(client, tenantIds);
-      const existing = await client.query(`SELECT 1 FROM staff_users WHERE email = $1`, [email]);
-      if (existing.rowCount) throw conflict();
-      const { rows } = await client.query<AccountRow>(
-        `INSERT INTO staff_users (email, name, password_hash, role, tenant_ids) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-        [email, name, passwordHash, input.role, tenantIds],
-      );
-      const account = toAccount(rows[0]!);
-      await record(client, actor, "user.created", account, { after: pick(account, ["email", "name", "role", "tenantIds"]) });
-      return account;
-    });
+    return await transaction(
+      async ({ client, prisma }) => {
+        const now = await lockStaffChanges(client);
+        await assertTenantsExist(prisma, tenantIds);
+        if (await prisma.staffUser.findUnique({ where: { email }, select: { id: true } })) throw taken();
+        const account = toAccount(
+          await prisma.staffUser.create({ data: { email, name, passwordHash, role, tenantIds, createdAt: now, updatedAt: now } }),
+        );
+        await record(prisma, by, "user.created", account, { after: pick(account, ["email", "name", "role", "tenantIds"]) });
+        return account;
+      },
+      { prisma: true },
+    );
   } catch (error) {
     // The unique index is the backstop for anything that inserts without the lock (the demo seed).
-    if (isUniqueViolation(error, "staff_users_email_key")) throw conflict();
+    if (isUniqueViolation(error, "staff_users_email_key")) throw taken();
     throw error;
   }
 }
 
-export async function listStaffUsers(): Promise<StaffAccountListItem[]> {
-  const { rows } = await getPool().query<AccountRow & { lastAction: string | null; lastActor: string | null; lastAt: Date | null }>(
-    `SELECT u.*, last.action AS "lastAction", last.actor AS "lastActor", last.created_at AS "lastAt"
-     FROM (SELECT ${COLUMNS} FROM staff_users) u
+const listRow = z.object({
+  id: z.number(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  tenantIds: z.array(z.string()),
+  locale: z.enum(LOCALES),
+  tokenVersion: z.number(),
+  disabledAt: z.coerce.date().nullable(),
+  createdAt: z.coerce.date(),
+  updatedAt: z.coerce.date(),
+  lastAction: z.string().nullable(),
+  lastActor: z.string().nullable(),
+  lastAt: z.coerce.date().nullable(),
+});
+
+/**
+ * The accounts `by` administers, by email, each with its newest user.* audit event. Raw SQL: Prisma
+ * can say neither "tenants contained in" (<@) nor the per-account lateral lookup.
+ */
+export async function listStaffUsers(by: StaffAdministrator): Promise<StaffAccountListItem[]> {
+  const list = await rows(
+    getPool(),
+    listRow,
+    `SELECT u.id, u.email, u.name, u.role, u.tenant_ids AS "tenantIds", u.locale, u.token_version AS "tokenVersion",
+            u.disabled_at AS "disabledAt", u.created_at AS "createdAt", u.updated_at AS "updatedAt",
+            last.action AS "lastAction", last.actor AS "lastActor", last.created_at AS "lastAt"
+     FROM staff_users u
      LEFT JOIN LATERAL (
        SELECT action, actor, created_at FROM audit_events
        WHERE target = 'staff:' || u.email AND action LIKE 'user.%'
        ORDER BY created_at DESC, id DESC LIMIT 1
      ) last ON true
+     WHERE $1::text[] IS NULL OR u.tenant_ids <@ $1::text[]
      ORDER BY u.email`,
+    [by.kind === "operator" ? null : [...by.tenantIds]],
   );
-  return rows.map(({ lastAction, lastActor, lastAt, ...row }) => ({
-    ...toAccount(row),
+  return list.map(({ lastAction, lastActor, lastAt, ...account }) => ({
+    ...account,
     lastChange: lastAction && lastActor && lastAt ? { action: lastAction, actor: lastActor, at: lastAt } : null,
   }));
 }
 
 export async function getStaffUser(id: number): Promise<StaffAccount | null> {
-  const { rows } = await getPool().query<AccountRow>(`SELECT ${COLUMNS} FROM staff_users WHERE id = $1`, [id]);
-  return rows[0] ? toAccount(rows[0]) : null;
+  const row = await getPrisma().staffUser.findUnique({ where: { id } });
+  return row ? toAccount(row) : null;
 }
 
 export async function findStaffUserByEmail(email: string): Promise<StaffAccount | null> {
-  const { rows } = await getPool().query<AccountRow>(`SELECT ${COLUMNS} FROM staff_users WHERE email = $1`, [normalizeEmail(email)]);
-  return rows[0] ? toAccount(rows[0]) : null;
+  const row = await getPrisma().staffUser.findUnique({ where: { email: normalizeEmail(email) } });
+  return row ? toAccount(row) : null;
 }
 
-/** The tenants a staff member can be scoped to (the edit form's checkboxes). */
-export async function listTenantChoices(): Promise<{ id: string; name: string }[]> {
-  const { rows } = await getPool().query<{ id: string; name: string }>(`SELECT id, name FROM tenants ORDER BY id`);
-  return rows;
-}
-
-export async function updateStaffUser(id: number, changes: StaffUserChanges, actor: string): Promise<StaffChange> {
-  return withTransaction(async (client) => {
-    await lockStaffChanges(client);
-    const before = await loadForUpdate(client, id);
-    const name = changes.name === undefined ? before.name : checkName(changes.name);
-    if (changes.role !== undefined && !isRole(changes.role)) throw invalid("role", `Unknown role: ${String(changes.role)}.`);
-    const role = changes.role ?? before.role;
-    const tenantIds = changes.tenantIds === undefined ? before.tenantIds : normalizeTenants(changes.tenantIds);
-
-    const changed: StaffUserField[] = [];
-    if (name !== before.name) changed.push("name");
-    if (role !== before.role) changed.push("role");
-    if (!sameList(tenantIds, before.tenantIds)) changed.push("tenantIds");
-    if (changed.length === 0) return { account: before, changed };
-
-    if (changed.includes("tenantIds")) await assertTenantsExist(client, tenantIds);
-    if (before.role === "admin" && role !== "admin" && before.disabledAt === null) {
-      await assertAnotherActiveAdmin(client, before, "changing their role");
-    }
-    const { rows } = await client.query<AccountRow>(
-      `UPDATE staff_users SET name = $2, role = $3, tenant_ids = $4, token_version = token_version + 1, updated_at = now()
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, name, role, tenantIds],
-    );
-    const after = toAccount(rows[0]!);
-    const fields: (keyof StaffAccount)[] = [...changed, "tokenVersion"];
-    await record(client, actor, "user.updated", after, { before: pick(before, fields), after: pick(after, fields) });
-    return { account: after, changed };
+/** The tenants `by` may hand out (the forms' checkboxes). */
+export async function listTenantChoices(by: StaffAdministrator): Promise<{ id: string; name: string }[]> {
+  return getPrisma().tenant.findMany({
+    where: by.kind === "operator" ? {} : { id: { in: [...by.tenantIds] } },
+    select: { id: true, name: true },
+    orderBy: { id: "asc" },
   });
+}
+
+export async function updateStaffUser(id: number, changes: StaffUserChanges, by: StaffAdministrator): Promise<StaffChange> {
+  const newName = changes.name === undefined ? undefined : checkName(changes.name);
+  const newRole = changes.role === undefined ? undefined : checkRole(changes.role);
+  return transaction(
+    async ({ client, prisma }) => {
+      const now = await lockStaffChanges(client);
+      const before = await loadAdministered(prisma, id, by);
+      const name = newName ?? before.name;
+      const role = newRole ?? before.role;
+      const tenantIds = changes.tenantIds === undefined ? [...before.tenantIds] : normalizeTenants(changes.tenantIds);
+
+      const changed: StaffUserField[] = [];
+      if (name !== before.name) changed.push("name");
+      if (role !== before.role) changed.push("role");
+      if (!sameList(tenantIds, before.tenantIds)) changed.push("tenantIds");
+      if (changed.length === 0) return { account: before, changed };
+
+      // Their own account too: an admin adding a tenant they lack to themselves is beyond their scope.
+      if (changed.includes("role")) assertMayGrantRole(by, role);
+      if (changed.includes("tenantIds")) {
+        assertMayGrantTenants(by, tenantIds);
+        await assertTenantsExist(prisma, tenantIds);
+      }
+      if (before.role === "admin" && role !== "admin" && before.disabledAt === null) await assertAnotherActiveAdmin(prisma, before);
+      const after = toAccount(
+        await prisma.staffUser.update({
+          where: { id },
+          data: { name, role, tenantIds, tokenVersion: { increment: 1 }, updatedAt: now },
+        }),
+      );
+      const fields: (keyof StaffAccount)[] = [...changed, "tokenVersion"];
+      await record(prisma, by, "user.updated", after, { before: pick(before, fields), after: pick(after, fields) });
+      return { account: after, changed };
+    },
+    { prisma: true },
+  );
 }
 
 /**
  * Disables or re-enables an account. A disabled account cannot sign in and its open sessions end at
  * once. Nobody may disable themselves, and the last active admin cannot be disabled.
  */
-export async function setStaffDisabled(id: number, disabled: boolean, actor: string): Promise<StaffStatusChange> {
-  return withTransaction(async (client) => {
-    await lockStaffChanges(client);
-    const before = await loadForUpdate(client, id);
-    if ((before.disabledAt !== null) === disabled) return { account: before, changed: false };
-    if (disabled) {
-      if (staffTarget(before.email) === actor) {
-        throw new AppError("conflict", "You cannot disable your own account; ask another admin to do it.");
+export async function setStaffDisabled(id: number, disabled: boolean, by: StaffAdministrator): Promise<StaffStatusChange> {
+  return transaction(
+    async ({ client, prisma }) => {
+      const now = await lockStaffChanges(client);
+      const before = await loadAdministered(prisma, id, by);
+      if ((before.disabledAt !== null) === disabled) return { account: before, changed: false };
+      if (disabled) {
+        if (by.kind === "staff" && by.id === before.id) throw new AppError("conflict", { kind: "cannot-disable-self" });
+        if (before.role === "admin") await assertAnotherActiveAdmin(prisma, before);
       }
-      if (before.role === "admin") await assertAnotherActiveAdmin(client, before, "disabling them");
-    }
-    const { rows } = await client.query<AccountRow>(
-      `UPDATE staff_users SET disabled_at = CASE WHEN $2 THEN now() END, token_version = token_version + 1, updated_at = now()
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, disabled],
-    );
-    const after = toAccount(rows[0]!);
-    const fields: (keyof StaffAccount)[] = ["disabledAt", "tokenVersion"];
-    await record(client, actor, disabled ? "user.disabled" : "user.enabled", after, {
-      before: pick(before, fields),
-      after: pick(after, fields),
-    });
-    return { account: after, changed: true };
-  });
+      const after = toAccount(
+        await prisma.staffUser.update({
+          where: { id },
+          data: { disabledAt: disabled ? now : null, tokenVersion: { increment: 1 }, updatedAt: now },
+        }),
+      );
+      const fields: (keyof StaffAccount)[] = ["disabledAt", "tokenVersion"];
+      await record(prisma, by, disabled ? "user.disabled" : "user.enabled", after, { before: pick(before, fields), after: pick(after, fields) });
+      return { account: after, changed: true };
+    },
+    { prisma: true },
+  );
 }
 
 /** Sets a new password; every open session of the account ends. */
-export async function resetStaffPassword(id: number, newPassword: string, actor: string): Promise<StaffAccount> {
+export async function resetStaffPassword(id: number, newPassword: string, by: StaffAdministrator): Promise<StaffAccount> {
   checkPassword(newPassword);
   const passwordHash = await hashPassword(newPassword);
-  return withTransaction(async (client) => {
-    await lockStaffChanges(client);
-    const before = await loadForUpdate(client, id);
-    const { rows } = await client.query<AccountRow>(
-      `UPDATE staff_users SET password_hash = $2, token_version = token_version + 1, updated_at = now()
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, passwordHash],
-    );
-    const after = toAccount(rows[0]!);
-    await record(client, actor, "user.password-reset", after, {
-      before: pick(before, ["tokenVersion"]),
-      after: pick(after, ["tokenVersion"]),
-    });
-    return after;
-  });
+  return transaction(
+    async ({ client, prisma }) => {
+      const now = await lockStaffChanges(client);
+      const before = await loadAdministered(prisma, id, by);
+      const after = toAccount(
+        await prisma.staffUser.update({ where: { id }, data: { passwordHash, tokenVersion: { increment: 1 }, updatedAt: now } }),
+      );
+      await record(prisma, by, "user.password-reset", after, { before: pick(before, ["tokenVersion"]), after: pick(after, ["tokenVersion"]) });
+      return after;
+    },
+    { prisma: true },
+  );
 }

@@ -24,12 +24,12 @@ async function paidOrders(n: number): Promise<string[]> {
   return orderNos;
 }
 
+/** What the bulk page does: chunks until nothing is pending (another runner may hold some for a moment). */
 async function runUntilDone(batchId: string, actor: string): Promise<number> {
   let handled = 0;
   for (;;) {
-    const n = await runBatchChunk({ batchId, actor, limit: 5 });
-    if (n === 0) return handled;
-    handled += n;
+    handled += await runBatchChunk({ batchId, actor, limit: 5 });
+    if ((await batchSummary(batchId))!.counts.pending === 0) return handled;
   }
 }
 
@@ -51,9 +51,19 @@ describe("bulk compensation", () => {
     const preview = await previewBatch("bulk", [paid!, unpaid, "NOPE-1"]);
 
     expect(preview).toEqual([
-      { orderNo: paid, state: "paid", willApply: true, plan: "begin delivery; grant gems-60 ×60; grant stamina-5 ×5; confirm delivery" },
-      { orderNo: unpaid, state: "created", willApply: false, plan: "not paid yet: nothing may be delivered" },
-      { orderNo: "NOPE-1", state: null, willApply: false, plan: "no order NOPE-1 in bulk" },
+      {
+        orderNo: paid,
+        state: "paid",
+        willApply: true,
+        steps: [
+          { kind: "begin-delivery" },
+          { kind: "grant", sku: "gems-60", quantity: 60 },
+          { kind: "grant", sku: "stamina-5", quantity: 5 },
+          { kind: "confirm-delivery" },
+        ],
+      },
+      { orderNo: unpaid, state: "created", willApply: false, problem: { kind: "not-paid" } },
+      { orderNo: "NOPE-1", state: null, willApply: false, problem: { kind: "order-not-found", orderNo: "NOPE-1" } },
     ]);
     expect(await grantTotals([paid!])).toEqual({ rows: 0, total: null });
   });
@@ -83,6 +93,7 @@ describe("bulk compensation", () => {
     expect(await grantTotals(orderNos)).toEqual({ rows: 60, total: 30 * 65 });
     const items = await batchItems(batchId);
     expect(items.map((i) => i.position)).toEqual(Array.from({ length: 31 }, (_, i) => i));
-    expect(items.at(-1)).toMatchObject({ orderNo: "NOPE-2", status: "refused", detail: "no such order" });
+    expect(items.at(-1)).toMatchObject({ orderNo: "NOPE-2", status: "refused", detail: { problem: { kind: "order-not-found", orderNo: "NOPE-2" } } });
+    expect(items[0]!.detail).toMatchObject({ steps: [{ step: { kind: "begin-delivery" }, result: "applied" }, {}, {}, { step: { kind: "confirm-delivery" }, result: "applied" }] });
   });
 });

@@ -1,67 +1,72 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { completeDelivery, type CompleteDeliveryResult } from "@/lib/orders/complete-delivery";
-import { describePlan, planDelivery } from "@/lib/orders/delivery-plan";
-import type { OrderState } from "@/lib/orders/machine";
+import { getPrisma } from "@/lib/db/prisma";
+import { rows } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
+import { withClaimer } from "@/lib/jobs/claim";
+import { planDelivery, type DeliveryStep } from "@/lib/orders/delivery-plan";
+import { ORDER_STATES, type OrderState } from "@/lib/orders/machine";
 import { lineProgress } from "@/lib/orders/progress";
+import { repairDelivery, type RepairDeliveryResult, type StepOutcome } from "@/lib/orders/repair-delivery";
+import { lineLedgerRow, lineLedgerSql } from "@/lib/orders/rows";
+import type { RepairProblem } from "@/lib/problems";
 
 // Bulk compensation after an incident: repair delivery on a list of orders, as one batch with its
-// own id. Items are claimed with SKIP LOCKED, so two people running the same batch split the work;
-// grants are keyed `bulk:<batch id>:…`, so rerunning a batch never grants twice.
+// own id. Runners claim items with advisory try-locks, as the worker's jobs claim orders (no
+// transaction stays open while the repairs run on other connections, so the single-writer embedded
+// database never stalls), and grants are keyed `bulk:<batch id>:…`, so two people running the same
+// batch split the work and rerunning a batch never grants twice.
 
 export const ITEM_STATUSES = ["pending", "applied", "nothing-to-do", "refused", "failed"] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
-export interface PreviewRow {
-  readonly orderNo: string;
-  readonly state: OrderState | null;
-  readonly willApply: boolean;
-  readonly plan: string;
+/** What happened to one order of a batch, as data: the steps taken, or the problem that stopped it. */
+export interface ItemDetail {
+  readonly steps?: readonly StepOutcome[];
+  readonly problem?: RepairProblem;
 }
+
+export type PreviewRow =
+  | { readonly orderNo: string; readonly state: OrderState; readonly willApply: true; readonly steps: readonly DeliveryStep[] }
+  | { readonly orderNo: string; readonly state: OrderState | null; readonly willApply: false; readonly problem: RepairProblem };
+
+const previewRow = z.object({ orderNo: z.string(), state: z.enum(ORDER_STATES), lines: z.array(lineLedgerRow).nullable() });
 
 /** The dry run: per order, what repair would do, or why not. Writes nothing. */
 export async function previewBatch(tenantId: string, orderNos: readonly string[]): Promise<PreviewRow[]> {
-  const { rows } = await getPool().query<{
-    orderNo: string;
-    state: OrderState;
-    lines: { sku: string; quantity: number; granted: number; reversed: number }[] | null;
-  }>(
-    `SELECT o.order_no AS "orderNo", o.state,
-       (SELECT json_agg(json_build_object('sku', l.sku, 'quantity', l.quantity,
-           'granted', COALESCE(g.granted, 0), 'reversed', COALESCE(g.reversed, 0)) ORDER BY l.sku)
-        FROM order_lines l
-        LEFT JOIN LATERAL (SELECT SUM(quantity) FILTER (WHERE quantity > 0)::int AS granted,
-                                  -SUM(quantity) FILTER (WHERE quantity < 0)::int AS reversed
-                           FROM grants WHERE tenant_id = l.tenant_id AND order_id = l.order_id AND sku = l.sku) g ON true
-        WHERE l.tenant_id = o.tenant_id AND l.order_id = o.id) AS lines
+  const found = await rows(
+    getPool(),
+    previewRow,
+    `SELECT o.order_no AS "orderNo", o.state, (SELECT json_agg(l) FROM (${lineLedgerSql("o.tenant_id", "o.id")}) l) AS lines
      FROM orders o WHERE o.tenant_id = $1 AND o.order_no = ANY($2)`,
     [tenantId, orderNos],
   );
-  const found = new Map(rows.map((r) => [r.orderNo, r]));
-  return orderNos.map((orderNo) => {
-    const row = found.get(orderNo);
-    if (!row) return { orderNo, state: null, willApply: false, plan: `no order ${orderNo} in ${tenantId}` };
+  const byNo = new Map(found.map((r) => [r.orderNo, r]));
+  return orderNos.map((orderNo): PreviewRow => {
+    const row = byNo.get(orderNo);
+    if (!row) return { orderNo, state: null, willApply: false, problem: { kind: "order-not-found", orderNo } };
     const plan = planDelivery(row.state, (row.lines ?? []).map((l) => lineProgress(l, l)));
-    return { orderNo, state: row.state, willApply: plan.possible, plan: describePlan(plan) };
+    return plan.possible
+      ? { orderNo, state: row.state, willApply: true, steps: plan.steps }
+      : { orderNo, state: row.state, willApply: false, problem: plan.problem };
   });
 }
 
 /** Records the batch and its items; the same batch id again adds nothing. */
-export async function createBatch(input: {
-  batchId: string;
-  tenantId: string;
-  orderNos: readonly string[];
-  reason: string;
-  actor: string;
-}): Promise<void> {
-  await getPool().query(
-    `WITH b AS (
-       INSERT INTO bulk_batches (id, tenant_id, created_by, reason, total) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (id) DO NOTHING RETURNING id
-     )
-     INSERT INTO bulk_batch_items (tenant_id, batch_id, order_no, position)
-     SELECT $2, b.id, x.order_no, x.position - 1 FROM b, unnest($6::text[]) WITH ORDINALITY AS x(order_no, position)`,
-    [input.batchId, input.tenantId, input.actor, input.reason, input.orderNos.length, input.orderNos],
+export async function createBatch(input: { batchId: string; tenantId: string; orderNos: readonly string[]; reason: string; actor: string }): Promise<void> {
+  await transaction(
+    async ({ prisma }) => {
+      const { count } = await prisma.bulkBatch.createMany({
+        data: [{ id: input.batchId, tenantId: input.tenantId, createdBy: input.actor, reason: input.reason, total: input.orderNos.length }],
+        skipDuplicates: true,
+      });
+      if (count === 0) return;
+      await prisma.bulkBatchItem.createMany({
+        data: input.orderNos.map((orderNo, position) => ({ tenantId: input.tenantId, batchId: input.batchId, orderNo, position })),
+      });
+    },
+    { prisma: true },
   );
 }
 
@@ -74,57 +79,67 @@ export interface BatchSummary {
 }
 
 export async function batchSummary(batchId: string): Promise<BatchSummary | null> {
-  const { rows } = await getPool().query<{ tenantId: string; reason: string; total: number; counts: Record<string, number> | null }>(
-    `SELECT b.tenant_id AS "tenantId", b.reason, b.total,
-            (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM bulk_batch_items
-                                                     WHERE batch_id = b.id GROUP BY status) s) AS counts
-     FROM bulk_batches b WHERE b.id = $1`,
-    [batchId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const counts = Object.fromEntries(ITEM_STATUSES.map((s) => [s, row.counts?.[s] ?? 0])) as Record<ItemStatus, number>;
-  return { batchId, tenantId: row.tenantId, reason: row.reason, total: row.total, counts };
+  const prisma = getPrisma();
+  const [batch, groups] = await Promise.all([
+    prisma.bulkBatch.findUnique({ where: { id: batchId }, select: { tenantId: true, reason: true, total: true } }),
+    prisma.bulkBatchItem.groupBy({ by: ["status"], where: { batchId }, _count: { _all: true } }),
+  ]);
+  if (!batch) return null;
+  const counts = Object.fromEntries(ITEM_STATUSES.map((s) => [s, groups.find((g) => g.status === s)?._count._all ?? 0])) as Record<ItemStatus, number>;
+  return { batchId, ...batch, counts };
 }
 
 /** Failed items go back to pending, so running the batch again retries them (and only them). */
 export async function retryFailed(batchId: string): Promise<void> {
-  await getPool().query(`UPDATE bulk_batch_items SET status = 'pending', updated_at = now() WHERE batch_id = $1 AND status = 'failed'`, [batchId]);
+  await getPrisma().bulkBatchItem.updateMany({ where: { batchId, status: "failed" }, data: { status: "pending", updatedAt: new Date() } });
 }
 
-function itemOutcome(result: CompleteDeliveryResult): { status: ItemStatus; detail: string } {
+function itemOutcome(orderNo: string, result: RepairDeliveryResult): { status: ItemStatus; detail: ItemDetail } {
   switch (result.result) {
     case "completed":
-      return { status: "applied", detail: result.steps.map((s) => `${s.step.kind === "grant" ? `grant ${s.step.sku} ×${s.step.quantity}` : s.step.kind}: ${s.result}`).join("; ") };
+      return { status: "applied", detail: { steps: result.steps } };
     case "not-possible":
-      return { status: result.nothingToDo ? "nothing-to-do" : "refused", detail: result.reason };
+      return { status: result.nothingToDo ? "nothing-to-do" : "refused", detail: { problem: result.problem } };
     case "not-found":
-      return { status: "refused", detail: "no such order" };
+      return { status: "refused", detail: { problem: { kind: "order-not-found", orderNo } } };
     case "in-progress":
-      return { status: "failed", detail: "a repair was running on this order at the same time; run the batch again" };
+      return { status: "failed", detail: { problem: { kind: "repair-running" } } };
     case "incomplete":
-      return { status: "failed", detail: result.reason };
+      return { status: "failed", detail: { steps: result.steps, problem: result.problem } };
   }
 }
 
+const PENDING_ITEM = `SELECT i.position, i.order_no AS "orderNo", i.tenant_id AS "tenantId", b.reason
+  FROM bulk_batch_items i JOIN bulk_batches b ON b.id = i.batch_id
+  WHERE i.batch_id = $1 AND i.status = 'pending'`;
+const pendingItem = z.object({ position: z.number(), orderNo: z.string(), tenantId: z.string(), reason: z.string() });
+
 /**
- * Claims up to `limit` pending items (SKIP LOCKED: another runner takes the next ones), repairs
- * each, records the outcome, and commits. Returns how many it handled; 0 means nothing is left.
+ * Claims up to `limit` pending items (advisory try-locks: another runner takes the next ones),
+ * repairs each and records its outcome. Returns how many it handled; 0 with items still pending
+ * means another runner holds them right now.
  */
 export async function runBatchChunk(input: { batchId: string; actor: string; limit?: number }): Promise<number> {
-  const client = await getPool().connect();
-  try {
-    await client.query("BEGIN");
-    const { rows } = await client.query<{ tenantId: string; orderNo: string; reason: string }>(
-      `SELECT i.tenant_id AS "tenantId", i.order_no AS "orderNo", b.reason
-       FROM bulk_batch_items i JOIN bulk_batches b ON b.id = i.batch_id
-       WHERE i.batch_id = $1 AND i.status = 'pending'
-       ORDER BY i.position LIMIT $2
-       FOR UPDATE OF i SKIP LOCKED`,
-      [input.batchId, input.limit ?? 20],
+  const limit = input.limit ?? 10;
+  return withClaimer(getPool(), async (claimer) => {
+    // A window of candidates wider than the chunk, so a second runner finds items the first does not hold.
+    const candidates = await rows(
+      claimer.client,
+      pendingItem,
+      `${PENDING_ITEM} ORDER BY i.position LIMIT $2`,
+      [input.batchId, limit * 4],
     );
-    for (const item of rows) {
-      const result = await completeDelivery({
+    const locked = await claimer.tryLock(candidates.map((c) => ({ id: c.position, key: `bulk:${input.batchId}:${c.orderNo}` })));
+    // Read again after the lock: an item another runner let go of a moment ago may be done now.
+    const mine = await rows(
+      claimer.client,
+      pendingItem,
+      `${PENDING_ITEM} AND i.position = ANY($2::int[]) ORDER BY i.position LIMIT $3`,
+      [input.batchId, locked, limit],
+    );
+    let handled = 0;
+    for (const item of mine) {
+      const result = await repairDelivery({
         tenantId: item.tenantId,
         orderNo: item.orderNo,
         actor: input.actor,
@@ -132,35 +147,32 @@ export async function runBatchChunk(input: { batchId: string; actor: string; lim
         reason: `bulk compensation ${input.batchId}: ${item.reason}`,
         keyPrefix: `bulk:${input.batchId}`,
       });
-      const { status, detail } = itemOutcome(result);
-      await client.query(
-        `UPDATE bulk_batch_items SET status = $4, detail = $5, updated_at = now() WHERE tenant_id = $1 AND batch_id = $2 AND order_no = $3`,
-        [item.tenantId, input.batchId, item.orderNo, status, detail],
-      );
+      const { status, detail } = itemOutcome(item.orderNo, result);
+      // Still pending: a runner that held the item before our lock may have finished it already.
+      const { count } = await getPrisma().bulkBatchItem.updateMany({
+        where: { batchId: input.batchId, orderNo: item.orderNo, status: "pending" },
+        data: { status, detail: detail as object, updatedAt: new Date() },
+      });
+      handled += count;
     }
-    await client.query("COMMIT");
-    return rows.length;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return handled;
+  });
 }
 
 export interface ItemRow {
   readonly position: number;
   readonly orderNo: string;
   readonly status: ItemStatus;
-  readonly detail: string | null;
+  /** Data for new rows; text for rows written before outcomes were data. */
+  readonly detail: ItemDetail | string | null;
   readonly updatedAt: Date;
 }
 
 export async function batchItems(batchId: string): Promise<ItemRow[]> {
-  const { rows } = await getPool().query<ItemRow>(
-    `SELECT position, order_no AS "orderNo", status, detail, updated_at AS "updatedAt"
-     FROM bulk_batch_items WHERE batch_id = $1 ORDER BY position`,
-    [batchId],
-  );
-  return rows;
+  const items = await getPrisma().bulkBatchItem.findMany({
+    where: { batchId },
+    orderBy: { position: "asc" },
+    select: { position: true, orderNo: true, status: true, detail: true, updatedAt: true },
+  });
+  return items.map((i) => ({ ...i, status: z.enum(ITEM_STATUSES).parse(i.status), detail: i.detail as ItemDetail | string | null }));
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api/keys";
+import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from "@/lib/api/keys";
 import { cliActor, runWithDatabase } from "./run";
 
 export function registerApiKey(program: Command): void {
@@ -39,8 +39,11 @@ export function registerApiKey(program: Command): void {
     .requiredOption("--prefix <prefix>", "the 12 characters after oo_")
     .action((opts: { tenant: string; prefix: string }) =>
       runWithDatabase(async ({ out }) => {
-        await revokeApiKey({ tenantIds: [opts.tenant], prefix: opts.prefix, actor: cliActor() });
-        out(`revoked ${opts.prefix}`);
+        // --tenant must match: a mistyped prefix that happens to exist elsewhere is not revoked.
+        const key = await findApiKey(opts.prefix);
+        if (!key || key.tenantId !== opts.tenant) throw new Error(`no API key ${opts.prefix} for ${opts.tenant}`);
+        const { revoked } = await revokeApiKey(key, cliActor());
+        out(revoked ? `revoked ${opts.prefix}` : `${opts.prefix} was already revoked`);
       }),
     );
 }

@@ -1,8 +1,9 @@
 import { userInfo } from "node:os";
 import type pg from "pg";
-import { openEmbedded } from "@/lib/db/embedded";
-import { closePool, getPool } from "@/lib/db/pool";
-import { disconnectPrisma } from "@/lib/db/prisma";
+import { openDatabase } from "@/lib/db/open";
+import { getPool } from "@/lib/db/pool";
+import { AppError } from "@/lib/errors";
+import { english } from "@/lib/i18n/translator";
 import { logger } from "@/lib/log";
 
 export interface CommandContext {
@@ -18,18 +19,15 @@ export interface CommandContext {
  * trace; LOG_LEVEL=debug shows the full error in the logs.
  */
 export async function runWithDatabase(work: (ctx: CommandContext) => Promise<void>): Promise<void> {
-  const embedded = process.env.DATABASE_URL ? null : await openEmbedded();
-  if (embedded) process.env.DATABASE_URL = embedded.url;
+  const database = await openDatabase("join-or-serve");
   try {
-    await work({ pool: getPool(), out: (line) => process.stdout.write(`${line}\n`), embedded: embedded !== null });
+    await work({ pool: getPool(), out: (line) => process.stdout.write(`${line}\n`), embedded: database.embedded });
   } catch (error) {
     logger.debug({ err: error }, "command failed");
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`error: ${describeError(error)}\n`);
     process.exitCode = 1;
   } finally {
-    await disconnectPrisma();
-    await closePool();
-    await embedded?.stop();
+    await database.close();
   }
 }
 
@@ -42,4 +40,10 @@ export function cliActor(): string {
     // No passwd entry (some containers): fall back to the environment.
   }
   return `cli:${name || process.env.USER || "operator"}`;
+}
+
+/** One line for the operator: an AppError's problem in English, else the error's message. */
+function describeError(error: unknown): string {
+  if (error instanceof AppError) return error.problem ? english(error.problem) : error.code;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,8 +1,10 @@
 import { SingleBar } from "cli-progress";
 import { InvalidArgumentError, type Command } from "commander";
+import { z } from "zod";
+import { one } from "@/lib/db/sql";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { HISTORY_PROFILES, type HistoryProfile } from "@/lib/seed/demo-catalog";
-import { DEFAULT_SEED, SEEDED_TABLES, seedDemo, type SeedReport } from "@/lib/seed/demo";
+import { DEFAULT_SEED, SEEDED_TABLES, seedDemo, type SeedReport } from "@/lib/seed/demo/seed-demo";
 import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 import { runWithDatabase } from "./run";
 
@@ -40,8 +42,8 @@ export function registerSeed(program: Command): void {
     .option("--history <profile>", `dense (>5 transitions per order) or typical (seed 000's proportions)`, historyProfile, "dense")
     .action((flags: SeedFlags) =>
       runWithDatabase(async ({ pool, out }) => {
-        const { rows } = await pool.query<{ ready: boolean }>(`SELECT to_regclass('order_transitions') IS NOT NULL AS ready`);
-        if (!rows[0]?.ready) throw new Error("the database has no order tables yet: run `npm run cli -- migrate` first");
+        const { ready } = await one(pool, z.object({ ready: z.boolean() }), `SELECT to_regclass('order_transitions') IS NOT NULL AS ready`);
+        if (!ready) throw new Error("the database has no order tables yet: run `npm run cli -- migrate` first");
         // The bar goes to stderr, so stdout stays the report alone (pipeable).
         const bar = new SingleBar({
           format: "seeding [{bar}] {percentage}% | {value}/{total} orders | {rate} orders/s | ETA {eta_formatted}",

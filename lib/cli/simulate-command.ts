@@ -25,16 +25,16 @@ export function registerSimulate(program: Command): void {
     .option("--minutes <n>", "how long to send traffic (the grant endpoint stays up until stopped)", positive, 10)
     .option("--grant-port <port>", "port of the demo grant endpoint fangzhou's managed delivery calls", positive, 4010)
     .action((flags: SimulateFlags) =>
-      runWithDatabase(async ({ pool, out }) => {
+      runWithDatabase(async ({ out }) => {
         // Fresh keys each run; the previous run's are revoked (their secrets were never stored).
         const keys = {} as Record<"xiaoxiao" | "fangzhou", string>;
         for (const tenant of ["xiaoxiao", "fangzhou"] as const) {
           for (const old of await listApiKeys([tenant])) {
-            if (old.name.startsWith("simulator-") && !old.revokedAt) await revokeApiKey({ tenantIds: [tenant], prefix: old.prefix, actor: cliActor() });
+            if (old.name.startsWith("simulator-") && !old.revokedAt) await revokeApiKey(old, cliActor());
           }
           keys[tenant] = (await createApiKey({ tenantId: tenant, name: `simulator-${Date.now().toString(36)}`, actor: cliActor() })).key;
         }
-        const endpoint = await startGrantEndpoint({ port: flags.grantPort, secrets: () => signingSecrets(pool) });
+        const endpoint = await startGrantEndpoint({ port: flags.grantPort, secrets: signingSecrets });
         out(`grant endpoint listening on ${endpoint.url}; sending ${flags.rate} orders/s to ${flags.url} for ${flags.minutes} min`);
 
         const controller = new AbortController();

@@ -1,14 +1,11 @@
 import { Option, type Command } from "commander";
 import { ROLES, type Role } from "@/lib/auth/permissions";
-import {
-  createStaffUser,
-  findStaffUserByEmail,
-  generateStaffPassword,
-  listStaffUsers,
-  setStaffDisabled,
-} from "@/lib/auth/users";
-import { AppError } from "@/lib/errors";
+import { operator } from "@/lib/auth/staff-administrator";
+import { createStaffUser, findStaffUserByEmail, generateStaffPassword, listStaffUsers, setStaffDisabled } from "@/lib/auth/users";
 import { cliActor, runWithDatabase } from "./run";
+
+// The CLI acts as the operator: whoever runs it holds the database anyway, so no tenant or role
+// limit applies (lib/auth/staff-administrator.ts) — the same rules otherwise, and the same audit trail.
 
 function parseTenants(value: string): string[] {
   return value
@@ -39,7 +36,7 @@ export function registerUser(program: Command): void {
             tenantIds: parseTenants(opts.tenants),
             password,
           },
-          cliActor(),
+          operator(cliActor()),
         );
         out(`created ${account.role} ${account.email} (tenants: ${account.tenantIds.join(", ") || "none"})`);
         if (opts.password === undefined) out(`password: ${password}  (shown once: hand it over now)`);
@@ -51,7 +48,7 @@ export function registerUser(program: Command): void {
     .description("list staff accounts")
     .action(() =>
       runWithDatabase(async ({ out }) => {
-        const accounts = await listStaffUsers();
+        const accounts = await listStaffUsers(operator(cliActor()));
         if (accounts.length === 0) {
           out("no staff accounts yet (create one with: user create --email … --role admin --tenants …)");
           return;
@@ -70,8 +67,8 @@ export function registerUser(program: Command): void {
     .action((opts: { email: string }) =>
       runWithDatabase(async ({ out }) => {
         const account = await findStaffUserByEmail(opts.email);
-        if (!account) throw new AppError("not-found", `No staff user with the email ${opts.email.trim().toLowerCase()}.`);
-        const { changed } = await setStaffDisabled(account.id, true, cliActor());
+        if (!account) throw new Error(`no staff user with the email ${opts.email.trim().toLowerCase()}`);
+        const { changed } = await setStaffDisabled(account.id, true, operator(cliActor()));
         out(changed ? `disabled ${account.email}` : `${account.email} was already disabled`);
       }),
     );

@@ -32,6 +32,12 @@ export function getPool(): pg.Pool {
     // FORCE), pg-pool drops that client and emits "error" on the pool. Unheard, that event is an
     // uncaught exception that takes the whole process down; the next checkout simply reconnects.
     pool.on("error", (error) => logger.warn({ err: error }, "idle database connection closed by the server"));
+    // The same event on a connection that is checked out (a transaction, a worker's claim) is
+    // emitted on the client, where pg-pool listens only while it is idle. The statement in flight
+    // fails with the error and its caller handles that; this only keeps the event from being fatal.
+    pool.on("connect", (client) => {
+      client.on("error", (error) => logger.warn({ err: error }, "database connection lost while in use"));
+    });
     globalForPool.orderOpsPool = pool;
   }
   return globalForPool.orderOpsPool;
@@ -41,37 +47,4 @@ export async function closePool(): Promise<void> {
   const pool = globalForPool.orderOpsPool;
   globalForPool.orderOpsPool = undefined;
   await pool?.end();
-}
-
-const RETRYABLE_CODES = new Set([
-  "40001", // serialization_failure
-  "40P01", // deadlock_detected
-]);
-
-export function isRetryable(error: unknown): boolean {
-  return typeof error === "object" && error !== null && RETRYABLE_CODES.has((error as { code?: string }).code ?? "");
-}
-
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  const e = error as { code?: string; constraint?: string } | null;
-  return e?.code === "23505" && (constraint === undefined || e.constraint === constraint);
-}
-
-/**
- * Runs `work` in one READ COMMITTED transaction on a pooled client. Read committed is deliberate:
- * after `SELECT … FOR UPDATE` the next statement must see rows a concurrent twin just committed.
- */
-export async function withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await getPool().connect();
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import type pg from "pg";
+import { z } from "zod";
+import { execute, rows } from "@/lib/db/sql";
 
 // How several workers split order work without a claim column.
 //
@@ -23,7 +25,7 @@ export function timeoutCloseKey(orderId: number): string {
 
 /**
  * The claim on delivering one order. The same key repair delivery takes (lib/orders/
- * complete-delivery.ts), so an ops repair and the coordinator never work on one order at once.
+ * repair-delivery.ts), so an ops repair and the coordinator never work on one order at once.
  */
 export function deliveryKey(tenantId: string, orderNo: string): string {
   return `delivery:${tenantId}:${orderNo}`;
@@ -47,22 +49,28 @@ export interface Claimer {
   readonly client: pg.PoolClient;
 }
 
+const idRow = z.object({ id: z.number() });
+
 export async function withClaimer<T>(pool: pg.Pool, work: (claimer: Claimer) => Promise<T>): Promise<T> {
+  // A pool client, so the pool's listener (lib/db/pool.ts) hears its 'error' event: a connection
+  // lost mid-batch fails the statement in flight, the job throws, and the worker loop retries it.
   const client = await pool.connect();
   const claimer: Claimer = {
     client,
     async tryLock(items) {
       if (items.length === 0) return [];
-      const { rows } = await client.query<{ id: number }>(
+      const locked = await rows(
+        client,
+        idRow,
         `SELECT id FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS x(id, key, n)
          WHERE pg_try_advisory_lock(hashtextextended(key, 0))
          ORDER BY n`,
         [items.map((i) => i.id), items.map((i) => i.key)],
       );
-      return rows.map((r) => r.id);
+      return locked.map((r) => r.id);
     },
     async unlockAll() {
-      await client.query("SELECT pg_advisory_unlock_all()");
+      await execute(client, "SELECT pg_advisory_unlock_all()");
     },
   };
   let broken: Error | undefined;

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { execute, one, rows } from "@/lib/db/sql";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
 import { createOrder, type LineSpec } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { coordinateDeliveries, type DeliveryReport, type GrantRequest } from "./delivery-coordinator";
+import type { UnrecordedGrant } from "./delivery-record";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "./signature";
 import { startReceiver, type ReceivedRequest, type Receiver } from "./test-receiver";
 
@@ -30,6 +33,7 @@ const grantedToPlayer = new Map<string, number>();
 const seenGrantIds = new Set<string>();
 let badSignatures = 0;
 const secrets: Record<string, string> = {};
+const secretRow = z.object({ signingSecret: z.string() });
 
 beforeAll(async () => {
   receiver = await startReceiver(async (request: ReceivedRequest) => {
@@ -62,8 +66,8 @@ beforeAll(async () => {
     tenantSpec("xiaoxiao", { deliveryMode: "external", grantEndpointUrl: grantUrl }),
   ]) {
     await ensureTenant(pool, spec);
-    const { rows } = await pool.query(`SELECT signing_secret FROM tenant_settings WHERE tenant_id = $1`, [spec.id]);
-    secrets[spec.id] = rows[0].signing_secret;
+    const { signingSecret } = await one(pool, secretRow, `SELECT signing_secret AS "signingSecret" FROM tenant_settings WHERE tenant_id = $1`, [spec.id]);
+    secrets[spec.id] = signingSecret;
   }
 });
 
@@ -86,24 +90,33 @@ async function paidOrders(tenantId: string, n: number, lines: readonly LineSpec[
   );
 }
 
-async function ledger(ids: readonly number[]) {
-  const { rows } = await getPool().query<{ orderNo: string; sku: string; quantity: number; granted: number; state: string }>(
+const ledgerRow = z.object({ orderNo: z.string(), sku: z.string(), quantity: z.number(), granted: z.number(), state: z.string() });
+
+function ledger(ids: readonly number[]) {
+  return rows(
+    getPool(),
+    ledgerRow,
     `SELECT o.order_no AS "orderNo", l.sku, l.quantity, o.state,
             COALESCE((SELECT sum(g.quantity) FROM grants g WHERE g.order_id = l.order_id AND g.sku = l.sku), 0)::int AS granted
      FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.id = ANY($1) ORDER BY o.id, l.sku`,
     [ids],
   );
-  return rows;
 }
 
-async function transitionCounts(ids: readonly number[]) {
-  const { rows } = await getPool().query<{ event: string; bizKey: string; actor: string; n: number }>(
+const transitionCountRow = z.object({ event: z.string(), bizKey: z.string(), actor: z.string(), n: z.number() });
+
+function transitionCounts(ids: readonly number[]) {
+  return rows(
+    getPool(),
+    transitionCountRow,
     `SELECT event, biz_key AS "bizKey", actor, count(*)::int AS n FROM order_transitions
      WHERE order_id = ANY($1) AND event IN ('begin-delivery', 'confirm-delivery') GROUP BY 1, 2, 3 ORDER BY 1`,
     [ids],
   );
-  return rows;
 }
+
+const exceptionRow = z.object({ kind: z.string(), bizKey: z.string(), status: z.string(), resolvedBy: z.string().nullable(), detail: z.record(z.string(), z.unknown()) });
+const EXCEPTION_COLUMNS = `kind, biz_key AS "bizKey", status, resolved_by AS "resolvedBy", detail`;
 
 const requestsFor = (orderNos: ReadonlySet<string>, from = 0) =>
   receiver.requests.slice(from).filter((r) => orderNos.has((JSON.parse(r.body) as GrantRequest).orderNo));
@@ -145,8 +158,10 @@ describe("coordinateDeliveries", () => {
       { event: "begin-delivery", bizKey: "coordinator", actor: "system:delivery", n: 30 },
       { event: "confirm-delivery", bizKey: "coordinator", actor: "system:delivery", n: 30 },
     ]);
-    const { rows } = await getPool().query(`SELECT DISTINCT actor, source FROM grants WHERE order_id = ANY($1)`, [managed.map((o) => o.id)]);
-    expect(rows).toEqual([{ actor: "system:delivery", source: "job" }]);
+    const grantedBy = await rows(getPool(), z.object({ actor: z.string(), source: z.string() }), `SELECT DISTINCT actor, source FROM grants WHERE order_id = ANY($1)`, [
+      managed.map((o) => o.id),
+    ]);
+    expect(grantedBy).toEqual([{ actor: "system:delivery", source: "job" }]);
 
     expect(requestsFor(new Set(external.map((o) => o.orderNo)), before)).toHaveLength(0);
     expect((await ledger(external.map((o) => o.id))).every((l) => l.state === "paid" && l.granted === 0)).toBe(true);
@@ -167,12 +182,14 @@ describe("coordinateDeliveries", () => {
 
     // Each order stops at its first line (sorted: gems-60), which the game server did grant.
     expect(await run(0)).toEqual({ ...NOTHING, begun: 10, failed: 10 });
-    const failures = await getPool().query(
-      `SELECT status, detail FROM order_exceptions WHERE order_id = ANY($1) AND kind = 'delivery-failed' AND biz_key = 'coordinator'`,
+    const failures = await rows(
+      getPool(),
+      exceptionRow,
+      `SELECT ${EXCEPTION_COLUMNS} FROM order_exceptions WHERE order_id = ANY($1) AND kind = 'delivery-failed' AND biz_key = 'coordinator'`,
       [ids],
     );
-    expect(failures.rows).toHaveLength(10);
-    expect(failures.rows[0]).toMatchObject({
+    expect(failures).toHaveLength(10);
+    expect(failures[0]).toMatchObject({
       status: "open",
       detail: { attempts: 1, lastError: "HTTP 502: refused", sku: "gems-60", nextAttemptAt: new Date(t0.getTime() + 2000).toISOString() },
     });
@@ -193,13 +210,11 @@ describe("coordinateDeliveries", () => {
       expect(grantedToPlayer.get(`${order.orderNo}:skin-1`)).toBe(1);
     }
     expect((await ledger(ids)).every((l) => l.granted === l.quantity && l.state === "delivered")).toBe(true);
-    const { rows } = await getPool().query(
-      `SELECT status, resolved_by AS "resolvedBy", (detail->>'attempts')::int AS attempts FROM order_exceptions
-       WHERE order_id = ANY($1) AND kind = 'delivery-failed'`,
-      [ids],
-    );
-    expect(rows).toHaveLength(10);
-    expect(rows.every((r) => r.status === "resolved" && r.resolvedBy === "system:delivery" && r.attempts === 2)).toBe(true);
+    const resolved = await rows(getPool(), exceptionRow, `SELECT ${EXCEPTION_COLUMNS} FROM order_exceptions WHERE order_id = ANY($1) AND kind = 'delivery-failed'`, [
+      ids,
+    ]);
+    expect(resolved).toHaveLength(10);
+    expect(resolved.every((r) => r.status === "resolved" && r.resolvedBy === "system:delivery" && r.detail.attempts === 2)).toBe(true);
   });
 
   it("three coordinators at once over 60 paid orders: each line is called for once, each order moved once", async () => {
@@ -234,15 +249,22 @@ describe("coordinateDeliveries", () => {
 
     expect(await coordinateDeliveries()).toEqual({ ...NOTHING, begun: 1, unrecorded: 1 });
 
-    const { rows } = await getPool().query(
-      `SELECT kind, biz_key AS "bizKey", detail FROM order_exceptions WHERE order_id = $1`,
-      [order!.id],
-    );
-    expect(rows).toEqual([
+    const grantId = `deliver:${order!.orderNo}:gems-60:0`;
+    expect(await rows(getPool(), exceptionRow, `SELECT ${EXCEPTION_COLUMNS} FROM order_exceptions WHERE order_id = $1`, [order!.id])).toEqual([
       {
         kind: "delivery-failed",
-        bizKey: `unrecorded:deliver:${order!.orderNo}:gems-60:0`,
-        detail: expect.objectContaining({ reason: "the grant endpoint granted, but the ledger refused it: invalid-state", state: "refunding" }),
+        bizKey: `unrecorded:${grantId}`,
+        status: "open",
+        resolvedBy: null,
+        // Facts, not a sentence: the console words them in the reader's language.
+        detail: {
+          grantResult: "invalid-state",
+          refusal: { kind: "grant-not-allowed", state: "refunding" },
+          sku: "gems-60",
+          quantity: 60,
+          grantId,
+          state: "refunding",
+        } satisfies UnrecordedGrant,
       },
     ]);
     expect((await ledger([order!.id]))[0]).toMatchObject({ granted: 0, state: "refunding" });
@@ -250,13 +272,13 @@ describe("coordinateDeliveries", () => {
 
   it("an order under an ops repair (its delivery lock held) is left alone until the repair lets go", async () => {
     const [order] = await paidOrders("fangzhou", 1, [{ sku: "gems-6", kind: "currency", quantity: 6 }]);
-    // The lock repair delivery takes (lib/orders/complete-delivery.ts), on another session.
+    // The lock repair delivery takes (lib/orders/repair-delivery.ts), on another session.
     const repair = await getPool().connect();
     try {
       const key = `delivery:fangzhou:${order!.orderNo}`;
-      await repair.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, [key]);
+      await execute(repair, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, [key]);
       expect(await coordinateDeliveries()).toEqual({ ...NOTHING, skipped: 1 });
-      await repair.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]);
+      await execute(repair, `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]);
     } finally {
       repair.release();
     }
@@ -270,7 +292,8 @@ describe("coordinateDeliveries", () => {
     behaviour = () => "ok";
     expect(await coordinateDeliveries()).toEqual(NOTHING);
 
-    await getPool().query(
+    await execute(
+      getPool(),
       `UPDATE order_exceptions SET status = 'resolved', resolved_at = now(), resolved_by = 'staff:ops' WHERE order_id = $1`,
       [order!.id],
     );

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { execute, one, rows } from "@/lib/db/sql";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { claimOutboxBatch, NO_WEBHOOK, relayOutbox, type RelayReport } from "./outbox-relay";
@@ -19,8 +21,8 @@ beforeAll(async () => {
   const pool = getPool();
   for (const [id, path] of [["hooks", "/ok"], ["hooks-b", "/ok"], ["failing", "/fail"], ["hanging", "/hang"], ["silent", null]] as const) {
     await ensureTenant(pool, tenantSpec(id, { webhookUrl: path ? `${receiver.url}${path}` : null }));
-    const { rows } = await pool.query(`SELECT signing_secret FROM tenant_settings WHERE tenant_id = $1`, [id]);
-    secrets[id] = rows[0].signing_secret;
+    const { signingSecret } = await one(pool, z.object({ signingSecret: z.string() }), `SELECT signing_secret AS "signingSecret" FROM tenant_settings WHERE tenant_id = $1`, [id]);
+    secrets[id] = signingSecret;
   }
 });
 
@@ -30,34 +32,39 @@ afterAll(async () => {
 
 // Each test starts with an empty queue: what one leaves pending would come due in the next.
 afterEach(async () => {
-  await getPool().query(`UPDATE outbox_messages SET status = 'dead', last_error = 'test cleanup' WHERE status = 'pending'`);
+  await execute(getPool(), `UPDATE outbox_messages SET status = 'dead', last_error = 'test cleanup' WHERE status = 'pending'`);
 });
 
 /** Outbox rows as transit() writes them (the relay does not care who wrote them). */
 async function enqueue(tenantId: string, n: number): Promise<number[]> {
-  const { rows } = await getPool().query<{ id: number }>(
+  const inserted = await rows(
+    getPool(),
+    z.object({ id: z.number() }),
     `INSERT INTO outbox_messages (tenant_id, topic, payload)
      SELECT $1, 'order.transitioned', jsonb_build_object('tenantId', $1::text, 'orderNo', 'N' || i, 'event', 'pay', 'version', 1)
      FROM generate_series(1, $2) i RETURNING id`,
     [tenantId, n],
   );
-  return rows.map((r) => r.id);
+  return inserted.map((r) => r.id);
 }
 
-async function rowsOf(ids: readonly number[]) {
-  const { rows } = await getPool().query<{
-    id: number;
-    status: string;
-    attempts: number;
-    lastError: string | null;
-    nextAttemptAt: Date;
-    deliveredAt: Date | null;
-  }>(
+const messageRow = z.object({
+  id: z.number(),
+  status: z.string(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: z.coerce.date(),
+  deliveredAt: z.coerce.date().nullable(),
+});
+
+function rowsOf(ids: readonly number[]) {
+  return rows(
+    getPool(),
+    messageRow,
     `SELECT id, status, attempts, last_error AS "lastError", next_attempt_at AS "nextAttemptAt", delivered_at AS "deliveredAt"
      FROM outbox_messages WHERE id = ANY($1) ORDER BY id`,
     [ids],
   );
-  return rows;
 }
 
 async function drain(options: Parameters<typeof relayOutbox>[0]): Promise<RelayReport[]> {
@@ -110,8 +117,8 @@ describe("relayOutbox", () => {
         }),
       ).toBe(false);
     }
-    const rows = await rowsOf(ids);
-    expect(rows.every((r) => r.status === "delivered" && r.attempts === 1 && r.lastError === null && r.deliveredAt)).toBe(true);
+    const messages = await rowsOf(ids);
+    expect(messages.every((r) => r.status === "delivered" && r.attempts === 1 && r.lastError === null && r.deliveredAt)).toBe(true);
   });
 
   it("a refusing receiver: backoff doubles from 2 s, nothing is sent early, dead after the last attempt", async () => {
@@ -165,8 +172,8 @@ describe("relayOutbox", () => {
     const reports = await drain({ now: new Date(Date.now() + 1000) });
     expect(total(reports, "unconfigured")).toBe(3);
     expect(receiver.requests.length).toBe(before);
-    const rows = await rowsOf(ids);
-    expect(rows.every((r) => r.status === "delivered" && r.attempts === 0 && r.lastError === NO_WEBHOOK && r.deliveredAt)).toBe(true);
+    const messages = await rowsOf(ids);
+    expect(messages.every((r) => r.status === "delivered" && r.attempts === 0 && r.lastError === NO_WEBHOOK && r.deliveredAt)).toBe(true);
   });
 
   it("a relay that crashes after claiming: its messages wait out the lease, then go once", async () => {

@@ -1,6 +1,8 @@
 import "server-only";
 import type pg from "pg";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { execute, rows } from "@/lib/db/sql";
 import { logger } from "@/lib/log";
 import { backoffMs } from "./backoff";
 import { runConcurrently } from "./run-concurrently";
@@ -8,7 +10,7 @@ import { MESSAGE_ID_HEADER, TOPIC_HEADER } from "./signature";
 import { postSigned } from "./signed-post";
 
 /** Attempts before a message is `dead` (then ops retry it from the console). ~4 h of trying. */
-export const MAX_ATTEMPTS = 15;
+export const MAX_DELIVERY_ATTEMPTS = 15;
 
 /**
  * A tenant without a webhook URL has asked for no notifications. Its messages are marked
@@ -59,6 +61,17 @@ export interface ClaimedMessage {
   readonly leaseUntil: Date;
 }
 
+const claimedRow: z.ZodType<ClaimedMessage, unknown> = z.object({
+  id: z.number(),
+  tenantId: z.string(),
+  topic: z.string(),
+  payload: z.unknown(),
+  attempts: z.number(),
+  webhookUrl: z.string().nullable(),
+  signingSecret: z.string().nullable(),
+  leaseUntil: z.coerce.date(),
+});
+
 const log = logger.child({ job: "outbox-relay" });
 
 /**
@@ -71,7 +84,9 @@ export async function claimOutboxBatch(
   pool: pg.Pool,
   options: { readonly batchSize: number; readonly leaseMs: number; readonly now?: Date },
 ): Promise<ClaimedMessage[]> {
-  const { rows } = await pool.query<ClaimedMessage>(
+  return rows(
+    pool,
+    claimedRow,
     `WITH due AS (
        SELECT id FROM outbox_messages
        WHERE status = 'pending' AND next_attempt_at <= COALESCE($1::timestamptz, now())
@@ -90,7 +105,6 @@ export async function claimOutboxBatch(
      ORDER BY c.id`,
     [options.now ?? null, options.batchSize, options.leaseMs],
   );
-  return rows;
 }
 
 type Status = "delivered" | "pending" | "dead";
@@ -119,7 +133,7 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
   const pool = options.pool ?? getPool();
   const fetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+  const maxAttempts = options.maxAttempts ?? MAX_DELIVERY_ATTEMPTS;
   const random = options.random ?? Math.random;
 
   const claimed = await claimOutboxBatch(pool, {
@@ -177,7 +191,8 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
  */
 async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Date | undefined): Promise<void> {
   if (settlements.length === 0) return;
-  await pool.query(
+  await execute(
+    pool,
     `UPDATE outbox_messages m SET
        status = x.status,
        attempts = m.attempts + x.tried,

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { one, rows } from "@/lib/db/sql";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
@@ -28,21 +30,28 @@ async function orders(tenantId: string, n: number, createdAt: Date) {
   return Promise.all(Array.from({ length: n }, () => createOrder(getPool(), { tenantId, createdAt })));
 }
 
+const count = z.object({ n: z.number() });
+
 async function states(ids: readonly number[]): Promise<Record<string, number>> {
-  const { rows } = await getPool().query<{ state: string; n: number }>(
+  const counts = await rows(
+    getPool(),
+    z.object({ state: z.string(), n: z.number() }),
     `SELECT state, count(*)::int AS n FROM orders WHERE id = ANY($1) GROUP BY state`,
     [ids],
   );
-  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  return Object.fromEntries(counts.map((r) => [r.state, r.n]));
 }
 
-async function transitions(ids: readonly number[]) {
-  const { rows } = await getPool().query<{ event: string; bizKey: string; actor: string; source: string; from: string; n: number }>(
+const transitionCountRow = z.object({ event: z.string(), bizKey: z.string(), actor: z.string(), source: z.string(), from: z.string(), n: z.number() });
+
+function transitions(ids: readonly number[]) {
+  return rows(
+    getPool(),
+    transitionCountRow,
     `SELECT event, biz_key AS "bizKey", actor, source, from_state AS "from", count(*)::int AS n
      FROM order_transitions WHERE order_id = ANY($1) GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2`,
     [ids],
   );
-  return rows;
 }
 
 const pay = (orderId: number, amount: number) =>
@@ -69,8 +78,7 @@ describe("closeExpiredOrders", () => {
     ]);
     expect(await states([...youngLong, ...tooOld, ...youngShort].map((o) => o.id))).toEqual({ created: 7 });
     expect(await states(paidLong.map((o) => o.id))).toEqual({ paid: 2 });
-    const { rows } = await getPool().query(`SELECT count(*)::int AS n FROM outbox_messages WHERE order_id = ANY($1)`, [expired]);
-    expect(rows[0].n).toBe(9);
+    expect(await one(getPool(), count, `SELECT count(*)::int AS n FROM outbox_messages WHERE order_id = ANY($1)`, [expired])).toEqual({ n: 9 });
 
     // Nothing is left to do: a second run finds nothing.
     expect(await closeExpiredOrders({ now, batchSize: 2 })).toEqual(NOTHING);
@@ -95,16 +103,20 @@ describe("closeExpiredOrders", () => {
     expect(paid).toBeGreaterThan(0);
     expect(report.closed).toBeGreaterThan(0);
     expect(await states(ids)).toEqual(Object.fromEntries(Object.entries({ paid, closed: report.closed }).filter(([, n]) => n > 0)));
-    const { rows } = await getPool().query<{ n: number; orders: number }>(
+    const logged = await one(
+      getPool(),
+      z.object({ n: z.number(), orders: z.number() }),
       `SELECT count(*)::int AS n, count(DISTINCT order_id)::int AS orders FROM order_transitions WHERE order_id = ANY($1)`,
       [ids],
     );
-    expect(rows[0]).toEqual({ n: 200, orders: 200 });
-    const exceptions = await getPool().query(
+    expect(logged).toEqual({ n: 200, orders: 200 });
+    const exceptions = await one(
+      getPool(),
+      count,
       `SELECT count(*)::int AS n FROM order_exceptions WHERE order_id = ANY($1) AND kind = 'payment-after-close'`,
       [ids],
     );
-    expect(exceptions.rows[0].n).toBe(report.closed);
+    expect(exceptions.n).toBe(report.closed);
     // Orders paid after the scan but before the lock are the job's stale ones; it never overwrote one.
     expect(report).toMatchObject({ illegal: 0, duplicate: 0, rejected: 0, failed: 0 });
   });

@@ -1,6 +1,9 @@
 import "server-only";
 import type pg from "pg";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { getPrisma } from "@/lib/db/prisma";
+import { rows } from "@/lib/db/sql";
 import { logger } from "@/lib/log";
 import { assertNever } from "@/lib/orders/machine";
 import type { TransitOutcome } from "@/lib/orders/transit";
@@ -15,6 +18,7 @@ export interface TimeoutCloseOptions {
   /** The lower age bound: a job restarted after months must not close years of leftovers. */
   readonly maxAgeDays?: number;
   readonly signal?: AbortSignal;
+  /** Claims, scans and the closes run on it; the tenant list comes through Prisma (the process's pool). */
   readonly pool?: pg.Pool;
 }
 
@@ -36,6 +40,7 @@ export interface TimeoutCloseReport {
 type Counts = { -readonly [K in keyof TimeoutCloseReport]: number };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const idRow = z.object({ id: z.number() });
 const log = logger.child({ job: "timeout-close" });
 
 /**
@@ -55,19 +60,22 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
   const maxAgeDays = options.maxAgeDays ?? 30;
   const counts: Counts = { closed: 0, stale: 0, illegal: 0, duplicate: 0, rejected: 0, notFound: 0, failed: 0, skipped: 0 };
 
-  const { rows: tenants } = await pool.query<{ tenantId: string; timeoutSeconds: number }>(
-    `SELECT tenant_id AS "tenantId", unpaid_timeout_seconds AS "timeoutSeconds" FROM tenant_settings ORDER BY tenant_id`,
-  );
+  const tenants = await getPrisma().tenantSettings.findMany({
+    select: { tenantId: true, unpaidTimeoutSeconds: true },
+    orderBy: { tenantId: "asc" },
+  });
 
   await withClaimer(pool, async (claimer) => {
     for (const tenant of tenants) {
-      const createdBefore = new Date(now.getTime() - tenant.timeoutSeconds * 1000);
+      const createdBefore = new Date(now.getTime() - tenant.unpaidTimeoutSeconds * 1000);
       const createdAfter = new Date(now.getTime() - maxAgeDays * DAY_MS);
       if (createdBefore <= createdAfter) continue;
 
       let cursor = 0;
       while (!options.signal?.aborted) {
-        const { rows: candidates } = await claimer.client.query<{ id: number }>(
+        const candidates = await rows(
+          claimer.client,
+          idRow,
           `SELECT id FROM orders
            WHERE tenant_id = $1 AND state = 'created' AND id > $2 AND created_at < $3 AND created_at > $4
            ORDER BY id LIMIT $5`,
@@ -78,15 +86,12 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
 
         const locked = await claimer.tryLock(candidates.map((c) => ({ id: c.id, key: timeoutCloseKey(c.id) })));
         // Re-read after locking: a worker that held one of these closed it before letting go.
-        const { rows: mine } = locked.length
-          ? await claimer.client.query<{ id: number }>(
-              `SELECT id FROM orders WHERE id = ANY($1::bigint[]) AND state = 'created' ORDER BY id`,
-              [locked],
-            )
-          : { rows: [] };
+        const mine = locked.length
+          ? await rows(claimer.client, idRow, `SELECT id FROM orders WHERE id = ANY($1::bigint[]) AND state = 'created' ORDER BY id`, [locked])
+          : [];
         counts.skipped += candidates.length - mine.length;
 
-        const reason = `unpaid for more than ${tenant.timeoutSeconds} s`;
+        const reason = `unpaid for more than ${tenant.unpaidTimeoutSeconds} s`;
         try {
           const { results, busy } = await transitBatch(
             mine.map(({ id }) => ({

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { one, rows } from "@/lib/db/sql";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
@@ -62,8 +64,8 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 async function delivered(ids: readonly number[]): Promise<number> {
-  const { rows } = await getPool().query(`SELECT count(*)::int AS n FROM orders WHERE id = ANY($1) AND state = 'delivered'`, [ids]);
-  return rows[0].n;
+  const { n } = await one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM orders WHERE id = ANY($1) AND state = 'delivered'`, [ids]);
+  return n;
 }
 
 describe("worker processes killed with SIGKILL during delivery", () => {
@@ -101,7 +103,9 @@ describe("worker processes killed with SIGKILL during delivery", () => {
     last.kill("SIGTERM");
     expect(await exited(last)).toBe(0);
 
-    const { rows } = await getPool().query<{ orderNo: string; sku: string; quantity: number; granted: number; grants: number }>(
+    const lineRows = await rows(
+      getPool(),
+      z.object({ orderNo: z.string(), sku: z.string(), quantity: z.number(), granted: z.number(), grants: z.number() }),
       `SELECT o.order_no AS "orderNo", l.sku, l.quantity,
               COALESCE(sum(g.quantity), 0)::int AS granted, count(g.id)::int AS grants
        FROM order_lines l JOIN orders o ON o.id = l.order_id
@@ -109,17 +113,19 @@ describe("worker processes killed with SIGKILL during delivery", () => {
        WHERE o.id = ANY($1) GROUP BY o.order_no, l.sku, l.quantity`,
       [ids],
     );
-    expect(rows).toHaveLength(ORDERS * lines.length);
-    for (const line of rows) {
+    expect(lineRows).toHaveLength(ORDERS * lines.length);
+    for (const line of lineRows) {
       // The ledger: exactly the line, in one grant. The game server: exactly the line, too.
       expect(line).toMatchObject({ granted: line.quantity, grants: 1 });
       expect(grantedToPlayer.get(`${line.orderNo}:${line.sku}`)).toBe(line.quantity);
     }
-    const transitions = await getPool().query(
+    const transitions = await rows(
+      getPool(),
+      z.object({ event: z.string(), n: z.number() }),
       `SELECT event, count(*)::int AS n FROM order_transitions WHERE order_id = ANY($1) GROUP BY event ORDER BY event`,
       [ids],
     );
-    expect(transitions.rows).toEqual([
+    expect(transitions).toEqual([
       { event: "begin-delivery", n: ORDERS },
       { event: "confirm-delivery", n: ORDERS },
       { event: "pay", n: ORDERS },

@@ -1,29 +1,14 @@
 // `npm run worker`: the background worker process (timeout close, delivery coordinator, outbox
 // relay). Several may run at once. Without DATABASE_URL it joins the embedded database of a running
 // `npm start`. SIGINT/SIGTERM stop it after the batches in hand; a second signal exits at once.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { DATA_DIR, openEmbedded } from "@/lib/db/embedded";
-import { closePool } from "@/lib/db/pool";
+import { openDatabase } from "@/lib/db/open";
 import { logger } from "@/lib/log";
 import { runWorker } from "./worker";
 
 const log = logger.child({ component: "worker" });
 
-const NO_DATABASE = "no running `npm start` serves the embedded database in .data/: start it first, or set DATABASE_URL";
-
 async function main(): Promise<void> {
-  if (!process.env.DATABASE_URL) {
-    // Only join: a worker serving the embedded database itself would lock `npm start` out of it
-    // (and would create an empty one where there was none).
-    if (!existsSync(path.join(DATA_DIR, "embedded.json"))) throw new Error(NO_DATABASE);
-    const embedded = await openEmbedded();
-    if (embedded.owned) {
-      await embedded.stop();
-      throw new Error(NO_DATABASE);
-    }
-    process.env.DATABASE_URL = embedded.url;
-  }
+  const database = await openDatabase("join");
   // Each job's claim holds a connection while its transit() calls take others.
   process.env.DATABASE_POOL_SIZE ??= "20";
 
@@ -40,7 +25,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", stop);
 
   await runWorker({ signal: controller.signal, intervalMs: Number(process.env.WORKER_INTERVAL_MS ?? 1000) });
-  await closePool();
+  await database.close();
 }
 
 main().catch((error: unknown) => {

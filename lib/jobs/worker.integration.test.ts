@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { rows } from "@/lib/db/sql";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { MESSAGE_ID_HEADER } from "./signature";
 import { startReceiver, type Receiver } from "./test-receiver";
+import type { DeliveryReport } from "./delivery-coordinator";
 import { runWorker, type JobName } from "./worker";
 
 useFreshDatabase();
@@ -41,20 +44,20 @@ describe("runWorker", () => {
 
     const worker = runWorker({ signal: controller.signal, intervalMs: 20, onReport: (job) => ran.add(job) });
 
-    const states = async () => {
-      const { rows } = await getPool().query<{ state: string; n: number }>(
+    const states = () =>
+      rows(
+        getPool(),
+        z.object({ state: z.string(), n: z.number() }),
         `SELECT state, count(*)::int AS n FROM orders WHERE id = ANY($1) GROUP BY state ORDER BY state`,
         [[...expired, ...paid].map((o) => o.id)],
       );
-      return rows;
-    };
     await expect.poll(states, { timeout: 20_000 }).toEqual([
       { state: "closed", n: 5 },
       { state: "delivered", n: 5 },
     ]);
     // pay, begin, one grant, confirm per paid order; one close per expired order.
     await expect
-      .poll(async () => (await getPool().query(`SELECT status, count(*)::int AS n FROM outbox_messages GROUP BY status`)).rows, {
+      .poll(() => rows(getPool(), z.object({ status: z.string(), n: z.number() }), `SELECT status, count(*)::int AS n FROM outbox_messages GROUP BY status`), {
         timeout: 20_000,
       })
       .toEqual([{ status: "delivered", n: 25 }]);
@@ -66,6 +69,58 @@ describe("runWorker", () => {
     expect(new Set(hooks.map((r) => r.headers[MESSAGE_ID_HEADER])).size).toBe(25);
     expect(hooks).toHaveLength(25);
     expect(receiver.requests.filter((r) => r.path === "/grants")).toHaveLength(5);
+  });
+
+  it("a job whose claiming connection the server ends throws into the loop, which runs it again on the next tick", async () => {
+    await ensureTenant(getPool(), tenantSpec("lossy", { deliveryMode: "managed", grantEndpointUrl: `${receiver.url}/grants` }));
+    const ids = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const order = await createOrder(getPool(), { tenantId: "lossy" });
+        await transit({ orderId: order.id, event: "pay", bizKey: `txn-${order.id}`, amount: order.amount, actor: "channel", source: "callback" });
+        return order.id;
+      }),
+    );
+    // The first grant call ends the session holding the delivery claims (the only advisory locks in
+    // this database now), as a server restart or a cut network would, and waits until it is gone.
+    let ended = false;
+    let killing: Promise<unknown> | undefined;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      killing ??= rows(
+        getPool(),
+        z.object({ ended: z.boolean() }),
+        `SELECT pg_terminate_backend(pid, 5000) AS ended FROM (
+           SELECT DISTINCT pid FROM pg_locks
+           WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) x`,
+      ).then((r) => (ended = r.length === 1 && r[0]!.ended));
+      await killing;
+      return globalThis.fetch(input, init);
+    };
+    const afterKill: DeliveryReport[] = [];
+    const delivery: DeliveryReport[] = [];
+    const controller = new AbortController();
+
+    const worker = runWorker({
+      signal: controller.signal,
+      intervalMs: 20,
+      fetch,
+      onReport: (job, report) => {
+        if (job !== "delivery") return;
+        delivery.push(report as DeliveryReport);
+        if (ended) afterKill.push(report as DeliveryReport);
+      },
+    });
+
+    const delivered = () =>
+      rows(getPool(), z.object({ state: z.string() }), `SELECT state FROM orders WHERE id = ANY($1) AND state = 'delivered'`, [ids]);
+    await expect.poll(async () => (await delivered()).length, { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => afterKill.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    controller.abort();
+    await worker;
+
+    expect(ended).toBe(true);
+    // The run that did the work lost its claim connection and threw (it never reported), and the
+    // loop lived on to run the job again.
+    expect(delivery.every((r) => r.begun === 0 && r.confirmed === 0)).toBe(true);
   });
 
   it("stops at once when aborted while idle", async () => {

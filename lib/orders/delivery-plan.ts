@@ -1,5 +1,6 @@
 // What "repair delivery" (and bulk compensation) would do to one order. Pure: the same plan is
 // shown in a dry run and then executed step by step.
+import type { RepairProblem } from "@/lib/problems";
 import type { OrderState } from "./machine";
 import type { LineProgress } from "./progress";
 
@@ -10,18 +11,18 @@ export type DeliveryStep =
 
 export type DeliveryPlan =
   | { readonly possible: true; readonly steps: readonly DeliveryStep[] }
-  | { readonly possible: false; readonly reason: string; readonly nothingToDo: boolean };
+  | { readonly possible: false; readonly problem: RepairProblem; readonly nothingToDo: boolean };
 
 export function planDelivery(state: OrderState, lines: readonly LineProgress[]): DeliveryPlan {
   switch (state) {
     case "delivered":
-      return { possible: false, nothingToDo: true, reason: "already delivered: nothing to do" };
+      return { possible: false, nothingToDo: true, problem: { kind: "already-delivered" } };
     case "created":
-      return { possible: false, nothingToDo: false, reason: "not paid yet: nothing may be delivered" };
+      return { possible: false, nothingToDo: false, problem: { kind: "not-paid" } };
     case "refunding":
     case "refunded":
     case "closed":
-      return { possible: false, nothingToDo: false, reason: `the order is ${state}: grants are not allowed` };
+      return { possible: false, nothingToDo: false, problem: { kind: "grants-closed", state } };
     case "paid":
     case "delivering": {
       const grants: DeliveryStep[] = lines.filter((l) => l.pending > 0).map((l) => ({ kind: "grant", sku: l.sku, quantity: l.pending }));
@@ -31,12 +32,4 @@ export function planDelivery(state: OrderState, lines: readonly LineProgress[]):
       };
     }
   }
-}
-
-/** "begin delivery; grant gems-60 ×60; confirm delivery" */
-export function describePlan(plan: DeliveryPlan): string {
-  if (!plan.possible) return plan.reason;
-  return plan.steps
-    .map((s) => (s.kind === "grant" ? `grant ${s.sku} ×${s.quantity}` : s.kind === "begin-delivery" ? "begin delivery" : "confirm delivery"))
-    .join("; ");
 }

@@ -12,26 +12,25 @@ const line = (sku: string, kind: string, expected: number, granted: number, reve
 
 describe("amount-matches (pay)", () => {
   it("passes when the paid amount equals the order amount", () => {
-    expect(checkGuard("amount-matches", { orderAmount: 128_00, paidAmount: 128_00, lines: [] })).toEqual({ ok: true, reversals: [] });
+    expect(checkGuard("amount-matches", { orderAmount: 128_00, currency: "CNY", paidAmount: 128_00, lines: [] })).toEqual({ ok: true, reversals: [] });
   });
 
   it("fails when no amount was given", () => {
-    expect(checkGuard("amount-matches", { orderAmount: 128_00, lines: [] })).toEqual({
+    expect(checkGuard("amount-matches", { orderAmount: 128_00, currency: "CNY", lines: [] })).toEqual({
       ok: false,
-      reason: "pay needs the paid amount, and none was given",
+      refusal: { kind: "amount-missing" },
     });
   });
 
-  it.each([
-    [12_80, "paid 1280 but the order amount is 12800"],
-    [128_01, "paid 12801 but the order amount is 12800"],
-    [0, "paid 0 but the order amount is 12800"],
-  ])("fails when %s is paid on an order of 12800", (paidAmount, reason) => {
-    expect(checkGuard("amount-matches", { orderAmount: 128_00, paidAmount, lines: [] })).toEqual({ ok: false, reason });
+  it.each([12_80, 128_01, 0])("fails when %s is paid on an order of 12800, with both amounts", (paidAmount) => {
+    expect(checkGuard("amount-matches", { orderAmount: 128_00, currency: "CNY", paidAmount, lines: [] })).toEqual({
+      ok: false,
+      refusal: { kind: "amount-mismatch", paid: paidAmount, expected: 128_00, currency: "CNY" },
+    });
   });
 
   it("ignores the lines: an undelivered order can still be paid", () => {
-    expect(checkGuard("amount-matches", { orderAmount: 6_00, paidAmount: 6_00, lines: [line("gems", "currency", 60, 0)] })).toEqual({
+    expect(checkGuard("amount-matches", { orderAmount: 6_00, currency: "CNY", paidAmount: 6_00, lines: [line("gems", "currency", 60, 0)] })).toEqual({
       ok: true,
       reversals: [],
     });
@@ -41,18 +40,24 @@ describe("amount-matches (pay)", () => {
 describe("nothing-pending (confirm-delivery)", () => {
   it("passes when every line is fully granted", () => {
     const lines = [line("gems", "currency", 60, 60), line("skin", "cosmetic", 1, 1)];
-    expect(checkGuard("nothing-pending", { orderAmount: 6_00, lines })).toEqual({ ok: true, reversals: [] });
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, currency: "CNY", lines })).toEqual({ ok: true, reversals: [] });
   });
 
   it("passes on an order without lines (nothing is owed)", () => {
-    expect(checkGuard("nothing-pending", { orderAmount: 6_00, lines: [] })).toEqual({ ok: true, reversals: [] });
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, currency: "CNY", lines: [] })).toEqual({ ok: true, reversals: [] });
   });
 
   it("fails and lists only the lines still pending, with granted/expected", () => {
     const lines = [line("gems", "currency", 60, 59), line("skin", "cosmetic", 1, 1), line("stam", "stamina", 5, 0)];
-    expect(checkGuard("nothing-pending", { orderAmount: 6_00, lines })).toEqual({
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, currency: "CNY", lines })).toEqual({
       ok: false,
-      reason: "lines still pending: gems 59/60, stam 0/5",
+      refusal: {
+        kind: "lines-pending",
+        lines: [
+          { sku: "gems", granted: 59, expected: 60 },
+          { sku: "stam", granted: 0, expected: 5 },
+        ],
+      },
     });
   });
 });
@@ -68,14 +73,14 @@ describe("grants-reversed (confirm-refund)", () => {
     ["cosmetic", "write-off"],
     ["item", "write-off"],
   ] as const)("a granted %s line is reversed by %s, for exactly what was granted", (kind, disposition) => {
-    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines: [line("x", kind, 10, 7)] })).toEqual({
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines: [line("x", kind, 10, 7)] })).toEqual({
       ok: true,
       reversals: [{ sku: "x", quantity: -7, disposition }],
     });
   });
 
   it("passes with no reversals when nothing was granted", () => {
-    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines: [line("gems", "currency", 60, 0)] })).toEqual({
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines: [line("gems", "currency", 60, 0)] })).toEqual({
       ok: true,
       reversals: [],
     });
@@ -83,15 +88,15 @@ describe("grants-reversed (confirm-refund)", () => {
 
   it("fails on a granted line of unknown kind and names it, even if other lines are fine", () => {
     const lines = [line("gems", "currency", 60, 60), line("pet", "companion", 1, 1)];
-    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines })).toEqual({
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines })).toEqual({
       ok: false,
-      reason: "no refund rule for the kind of pet (companion): reverse these by hand",
+      refusal: { kind: "no-refund-rule", lines: [{ sku: "pet", kind: "companion" }] },
     });
   });
 
   it("an unknown kind that was never granted does not block the refund", () => {
     const lines = [line("gems", "currency", 60, 10), line("pet", "companion", 1, 0)];
-    expect(checkGuard("grants-reversed", { orderAmount: 6_00, lines })).toEqual({
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines })).toEqual({
       ok: true,
       reversals: [{ sku: "gems", quantity: -10, disposition: "revoke" }],
     });
@@ -120,7 +125,10 @@ describe("planReversals", () => {
     const lines = [line("pet", "companion", 1, 1), line("gems", "currency", 60, 0), line("vip", "", 1, 1), line("old", "mystery", 1, 0)];
     expect(planReversals(lines)).toEqual({
       reversals: [],
-      unknownKinds: ["pet (companion)", "vip ()"],
+      unknownKinds: [
+        { sku: "pet", kind: "companion" },
+        { sku: "vip", kind: "" },
+      ],
     });
   });
 

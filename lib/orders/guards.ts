@@ -1,5 +1,6 @@
 // The named guards of the state table: each is the precondition of one edge, decided from facts
 // read under the order's row lock. Pure.
+import type { Refusal } from "@/lib/problems";
 import { assertNever, type GuardName } from "./machine";
 import { isFullyDelivered, type LineProgress } from "./progress";
 
@@ -35,6 +36,7 @@ export interface Reversal {
 
 export interface GuardFacts {
   readonly orderAmount: number;
+  readonly currency: string;
   /** The amount the channel says was paid (pay only). */
   readonly paidAmount?: number;
   readonly lines: readonly LineFacts[];
@@ -42,18 +44,18 @@ export interface GuardFacts {
 
 export type GuardVerdict =
   | { readonly ok: true; readonly reversals: readonly Reversal[] }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly refusal: Refusal };
 
 const pass: GuardVerdict = { ok: true, reversals: [] };
 
 /** The reversals confirm-refund writes: one per line that still holds anything granted. */
-export function planReversals(lines: readonly LineFacts[]): { reversals: Reversal[]; unknownKinds: string[] } {
+export function planReversals(lines: readonly LineFacts[]): { reversals: Reversal[]; unknownKinds: { sku: string; kind: string }[] } {
   const reversals: Reversal[] = [];
-  const unknownKinds: string[] = [];
+  const unknownKinds: { sku: string; kind: string }[] = [];
   for (const line of lines) {
     const held = line.granted - line.reversed;
     if (held <= 0) continue;
-    if (!isLineKind(line.kind)) unknownKinds.push(`${line.sku} (${line.kind})`);
+    if (!isLineKind(line.kind)) unknownKinds.push({ sku: line.sku, kind: line.kind });
     else reversals.push({ sku: line.sku, quantity: -held, disposition: REFUND_DISPOSITION[line.kind] });
   }
   return { reversals, unknownKinds };
@@ -62,21 +64,19 @@ export function planReversals(lines: readonly LineFacts[]): { reversals: Reversa
 export function checkGuard(guard: GuardName, facts: GuardFacts): GuardVerdict {
   switch (guard) {
     case "amount-matches":
-      if (facts.paidAmount === undefined) return { ok: false, reason: "pay needs the paid amount, and none was given" };
+      if (facts.paidAmount === undefined) return { ok: false, refusal: { kind: "amount-missing" } };
       if (facts.paidAmount !== facts.orderAmount) {
-        return { ok: false, reason: `paid ${facts.paidAmount} but the order amount is ${facts.orderAmount}` };
+        return { ok: false, refusal: { kind: "amount-mismatch", paid: facts.paidAmount, expected: facts.orderAmount, currency: facts.currency } };
       }
       return pass;
     case "nothing-pending": {
       if (isFullyDelivered(facts.lines)) return pass;
-      const open = facts.lines.filter((l) => l.pending > 0).map((l) => `${l.sku} ${l.granted}/${l.expected}`);
-      return { ok: false, reason: `lines still pending: ${open.join(", ")}` };
+      const lines = facts.lines.filter((l) => l.pending > 0).map((l) => ({ sku: l.sku, granted: l.granted, expected: l.expected }));
+      return { ok: false, refusal: { kind: "lines-pending", lines } };
     }
     case "grants-reversed": {
       const { reversals, unknownKinds } = planReversals(facts.lines);
-      if (unknownKinds.length > 0) {
-        return { ok: false, reason: `no refund rule for the kind of ${unknownKinds.join(", ")}: reverse these by hand` };
-      }
+      if (unknownKinds.length > 0) return { ok: false, refusal: { kind: "no-refund-rule", lines: unknownKinds } };
       return { ok: true, reversals };
     }
     default:

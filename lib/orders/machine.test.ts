@@ -12,6 +12,7 @@ import {
   type OrderEvent,
   type OrderState,
 } from "./machine";
+import { describe as describeIn } from "@/lib/i18n/translator";
 
 // DESIGN.md's state table, copied by hand, cell for cell. Deliberately NOT derived from
 // TRANSITIONS: a test that reads the table it checks could never fail. A cell is "" when the event
@@ -87,31 +88,24 @@ describe("statesAccepting", () => {
 
 describe("refusal", () => {
   it.each([
-    ["paid", "pay", "pay is only possible from created, and the order is paid"],
-    ["created", "request-refund", "request-refund is only possible from paid or delivering or delivered, and the order is created"],
-    ["delivering", "close", "close is only possible from created or paid, and the order is delivering"],
-    ["delivered", "confirm-delivery", "confirm-delivery is only possible from delivering, and the order is delivered"],
-    ["paid", "reject-refund", "reject-refund is only possible from refunding, and the order is paid"],
-    ["refunding", "begin-delivery", "begin-delivery is only possible from paid, and the order is refunding"],
-  ] as const)("%s + %s: %s", (state, event, reason) => {
-    expect(refusal(state, event)).toBe(reason);
+    ["paid", "pay", ["created"], "pay is only possible from created, and the order is paid"],
+    ["created", "request-refund", ["paid", "delivering", "delivered"], "request-refund is only possible from paid, delivering, or delivered, and the order is created"],
+    ["delivering", "close", ["created", "paid"], "close is only possible from created or paid, and the order is delivering"],
+    ["refunding", "begin-delivery", ["paid"], "begin-delivery is only possible from paid, and the order is refunding"],
+  ] as const)("%s + %s: illegal, naming the states that would accept it", (state, event, from, english) => {
+    expect(refusal(state, event)).toEqual({ kind: "illegal-event", state, event, from });
+    expect(describeIn(refusal(state, event)!, "en")).toBe(english);
   });
 
-  it.each(["refunded", "closed"] as const)("every event on a %s order gets the final-state wording", (state) => {
-    for (const event of ORDER_EVENTS) {
-      expect(refusal(state, event)).toBe(`the order is ${state}, a final state: nothing can change it any more`);
-    }
+  it.each(["refunded", "closed"] as const)("every event on a %s order is refused as a final state", (state) => {
+    for (const event of ORDER_EVENTS) expect(refusal(state, event)).toEqual({ kind: "terminal-state", state, event });
   });
 
-  it("every refused cell of a live state names the event, the states that would accept it and the current state", () => {
+  it("is null exactly where the table has an edge, and never names the current state as a way out", () => {
     for (const cell of CELLS) {
-      if (cell.edge || TERMINAL_STATES.includes(cell.state)) continue;
-      const reason = refusal(cell.state, cell.event);
-      expect(reason.startsWith(`${cell.event} is only possible from `)).toBe(true);
-      expect(reason.endsWith(`, and the order is ${cell.state}`)).toBe(true);
-      // The legal states named are never the current one: that would read as a contradiction.
-      const named = reason.slice(`${cell.event} is only possible from `.length, -`, and the order is ${cell.state}`.length);
-      expect(named.split(" or ")).not.toContain(cell.state);
+      const r = refusal(cell.state, cell.event);
+      expect(r === null).toBe(cell.edge !== undefined);
+      if (r?.kind === "illegal-event") expect(r.from).not.toContain(cell.state);
     }
   });
 });
@@ -126,11 +120,10 @@ describe("availableEvents", () => {
       const cell = CELLS.find((c) => c.state === state && c.event === a.event)!;
       if (a.allowed) {
         expect({ to: a.to, ...("guard" in a ? { guard: a.guard } : {}) }).toStrictEqual(cell.edge);
-        expect(a).not.toHaveProperty("reason");
+        expect(a).not.toHaveProperty("refusal");
       } else {
         expect(cell.edge).toBeUndefined();
-        expect(a.reason).toBe(refusal(state, a.event));
-        expect(a.reason.length).toBeGreaterThan(20);
+        expect(a.refusal).toEqual(refusal(state, a.event));
       }
     }
   });
@@ -151,12 +144,12 @@ describe("availableEvents", () => {
     });
   });
 
-  it.each(["refunded", "closed"] as const)("%s refuses everything, each with the final-state reason", (state) => {
+  it.each(["refunded", "closed"] as const)("%s refuses everything, each as a final state", (state) => {
     expect(availableEvents(state)).toEqual(
       ORDER_EVENTS.map((event) => ({
         event,
         allowed: false,
-        reason: `the order is ${state}, a final state: nothing can change it any more`,
+        refusal: { kind: "terminal-state", state, event },
       })),
     );
   });

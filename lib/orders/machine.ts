@@ -1,4 +1,5 @@
 // The order state machine: the cross-team contract from DESIGN.md, as data. Pure: no I/O, no clock.
+import type { Refusal } from "@/lib/problems";
 
 export const ORDER_STATES = ["created", "paid", "delivering", "delivered", "refunding", "refunded", "closed"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
@@ -76,16 +77,16 @@ export function statesAccepting(event: OrderEvent): OrderState[] {
   return ORDER_STATES.filter((s) => TRANSITIONS[s][event] !== undefined);
 }
 
-/** Why `event` is refused in `state`, in words a support agent can repeat to a player. */
-export function refusal(state: OrderState, event: OrderEvent): string {
-  if (TERMINAL_STATES.includes(state)) return `the order is ${state}, a final state: nothing can change it any more`;
-  const from = statesAccepting(event);
-  return `${event} is only possible from ${from.join(" or ")}, and the order is ${state}`;
+/** Why `event` is refused in `state`, as data (lib/problems.ts); null when it is legal. */
+export function refusal(state: OrderState, event: OrderEvent): Refusal | null {
+  if (edgeFor(state, event)) return null;
+  if (TERMINAL_STATES.includes(state)) return { kind: "terminal-state", state, event };
+  return { kind: "illegal-event", state, event, from: statesAccepting(event) };
 }
 
 export type EventAvailability =
   | { readonly event: OrderEvent; readonly allowed: true; readonly to: Target; readonly guard?: GuardName }
-  | { readonly event: OrderEvent; readonly allowed: false; readonly reason: string };
+  | { readonly event: OrderEvent; readonly allowed: false; readonly refusal: Refusal };
 
 /** Every event, in table order, with whether it is legal now and, if not, why not. */
 export function availableEvents(state: OrderState): EventAvailability[] {
@@ -93,7 +94,7 @@ export function availableEvents(state: OrderState): EventAvailability[] {
     const edge = edgeFor(state, event);
     return edge
       ? { event, allowed: true as const, to: edge.to, ...(edge.guard ? { guard: edge.guard } : {}) }
-      : { event, allowed: false as const, reason: refusal(state, event) };
+      : { event, allowed: false as const, refusal: refusal(state, event)! };
   });
 }
 

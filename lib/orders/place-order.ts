@@ -1,5 +1,7 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { maybeOne } from "@/lib/db/sql";
 
 export interface NewOrder {
   readonly tenantId: string;
@@ -14,13 +16,28 @@ export type PlaceOrderResult =
   | { readonly result: "created" | "existing"; readonly orderId: number }
   | { readonly result: "conflict"; readonly orderId: number; readonly differences: readonly string[] };
 
+const placedRow = z.object({
+  id: z.number(),
+  created: z.boolean(),
+  existing: z
+    .object({
+      playerId: z.string(),
+      amount: z.number(),
+      currency: z.string(),
+      lines: z.array(z.object({ sku: z.string(), kind: z.string(), quantity: z.number() })).nullable(),
+    })
+    .nullable(),
+});
+
 /**
  * Creates an order with its lines, idempotently by (tenant, orderNo): the same order again is
  * `existing`; the same orderNo with different facts is `conflict`, naming what differs.
  */
 export async function placeOrder(input: NewOrder, attempt = 1): Promise<PlaceOrderResult> {
   const lines = [...input.lines].sort((a, b) => a.sku.localeCompare(b.sku));
-  const { rows } = await getPool().query<{ id: number; created: boolean; existing: NewOrder | null }>(
+  const row = await maybeOne(
+    getPool(),
+    placedRow,
     `WITH o AS (
        INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state)
        VALUES ($1, $2, $3, $4, $5, 'created')
@@ -38,7 +55,6 @@ export async function placeOrder(input: NewOrder, attempt = 1): Promise<PlaceOrd
      FROM orders e WHERE e.tenant_id = $1 AND e.order_no = $2 AND NOT EXISTS (SELECT 1 FROM o)`,
     [input.tenantId, input.orderNo, input.playerId, input.amount, input.currency, lines.map((l) => l.sku), lines.map((l) => l.kind), lines.map((l) => l.quantity)],
   );
-  const row = rows[0];
   // A concurrent request inserted it after this statement's snapshot was taken: a retry reads it.
   if (!row) {
     if (attempt >= 3) throw new Error(`order ${input.orderNo} neither inserted nor found`);

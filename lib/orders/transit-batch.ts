@@ -1,11 +1,17 @@
 import "server-only";
 import type pg from "pg";
-import { getPool, isRetryable, isUniqueViolation } from "@/lib/db/pool";
-import { logger } from "@/lib/log";
+import { z } from "zod";
+import { getPool } from "@/lib/db/pool";
+import { ConcurrentChange } from "@/lib/db/retry";
+import { rows, type Queryable } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
+import { decide, type Effects, type ExceptionDraft } from "./decide";
 import type { OrderEvent } from "./machine";
 import { recordException } from "./record-exception";
-import { decide, MAX_ATTEMPTS, type Done, type TransitInput, type TransitResult } from "./transit";
-import { ORDER_COLUMNS, TRANSITION_COLUMNS, type OrderSnapshot, type TransitionRecord } from "./types";
+import { ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow } from "./rows";
+import { refused, type TransitInput, type TransitResult } from "./transit";
+import type { OrderSnapshot, TransitionRecord } from "./types";
+import { writeTransitions } from "./write-transitions";
 
 /**
  * Events whose decision needs nothing beyond the order row and the duplicate check. The others
@@ -32,9 +38,9 @@ export interface BatchResult {
  * 1. Lock the order rows, in id order, `SKIP LOCKED`: a row another transaction holds is left alone
  *    (reported busy), so a batch never waits behind a payment and never deadlocks with another batch.
  * 2. Read every order's duplicate transition after the lock.
- * 3. Decide each order with transit's own decide(): duplicate, stale, illegal, guard.
- * 4. Insert the transitions, compare-and-set the orders and insert the outbox messages, one
- *    statement; any compare-and-set miss rolls the whole batch back and retries it.
+ * 3. Decide each order with decide(), as transit() does.
+ * 4. Write the effects with transit's own write statement; any compare-and-set miss rolls the whole
+ *    batch back and retries it.
  * Exceptions (money on a closed order, a short payment) are filed after the commit, as transit does.
  */
 export async function transitBatch(inputs: readonly BatchInput[], pool: pg.Pool = getPool()): Promise<BatchResult> {
@@ -42,62 +48,36 @@ export async function transitBatch(inputs: readonly BatchInput[], pool: pg.Pool 
   if (byId.size !== inputs.length) throw new Error("transitBatch: an order appears twice in one batch");
   if (inputs.length === 0) return { results: new Map(), busy: [] };
 
-  for (let attempt = 1; ; attempt++) {
-    let outcome: { decided: Map<number, Done>; busy: number[] } | "conflict";
-    try {
-      outcome = await attemptBatch(byId, pool);
-    } catch (error) {
-      if (attempt < MAX_ATTEMPTS && (isRetryable(error) || isUniqueViolation(error))) {
-        logger.warn({ err: error, orders: inputs.length, attempt }, "transit batch retried");
-        continue;
+  const { results, exceptions, lockedIds } = await transaction(
+    async ({ client }) => {
+      const locked = await rows(client, orderRow, `SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE SKIP LOCKED`, [
+        [...byId.keys()],
+      ]);
+      const duplicates = await readDuplicates(client, locked, byId);
+
+      const results = new Map<number, TransitResult>();
+      const exceptions: ExceptionDraft[] = [];
+      const writes: Effects[] = [];
+      for (const order of locked) {
+        const decision = decide(order, byId.get(order.id)!, { duplicate: duplicates.get(order.id) ?? null, refundFrom: null, lines: null });
+        if (decision.outcome === "apply") {
+          writes.push(decision.effects);
+          continue;
+        }
+        const { result, exception } = refused(order, decision);
+        results.set(order.id, result);
+        if (exception) exceptions.push(exception);
       }
-      throw error;
-    }
-    if (outcome === "conflict") {
-      if (attempt < MAX_ATTEMPTS) continue;
-      throw new Error(`transit batch of ${inputs.length}: compare-and-set kept failing`);
-    }
-    const results = new Map<number, TransitResult>();
-    for (const [orderId, { result, exception }] of outcome.decided) {
-      if (exception) await recordException(exception, pool);
-      results.set(orderId, result);
-    }
-    return { results, busy: outcome.busy };
-  }
-}
 
-async function attemptBatch(byId: ReadonlyMap<number, BatchInput>, pool: pg.Pool) {
-  const client = await pool.connect();
-  let committed = false;
-  try {
-    await client.query("BEGIN");
-    const { rows: locked } = await client.query<OrderSnapshot>(
-      `SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE SKIP LOCKED`,
-      [[...byId.keys()]],
-    );
-    const duplicates = await readDuplicates(client, locked, byId);
-
-    const decided = new Map<number, Done>();
-    const writes: Write[] = [];
-    for (const order of locked) {
-      const input = byId.get(order.id)!;
-      const decision = decide(order, input, { duplicate: duplicates.get(order.id) ?? null, refundFrom: null, lines: null });
-      if (decision.kind === "write") writes.push({ order, input, to: decision.to });
-      else decided.set(order.id, decision);
-    }
-
-    const written = await writeTransitions(client, writes);
-    if (written.length !== writes.length) return "conflict" as const;
-    for (const { order, transition } of written) decided.set(order.id, { kind: "done", result: { result: "applied", order, transition } });
-
-    await client.query("COMMIT");
-    committed = true;
-    const lockedIds = new Set(locked.map((o) => o.id));
-    return { decided, busy: [...byId.keys()].filter((id) => !lockedIds.has(id)) };
-  } finally {
-    if (!committed) await client.query("ROLLBACK").catch(() => undefined);
-    client.release();
-  }
+      const written = await writeTransitions(client, writes);
+      if (written.length !== writes.length) throw new ConcurrentChange(`transit batch of ${inputs.length}`);
+      for (const { order, transition } of written) results.set(order.id, { result: "applied", order, transition });
+      return { results, exceptions, lockedIds: new Set(locked.map((o) => o.id)) };
+    },
+    { pool, retry: { label: `transit batch of ${inputs.length}`, uniqueViolations: true } },
+  );
+  for (const exception of exceptions) await recordException(exception, pool);
+  return { results, busy: [...byId.keys()].filter((id) => !lockedIds.has(id)) };
 }
 
 /**
@@ -114,81 +94,20 @@ export const DUPLICATES_SQL = `SELECT x.order_id AS "orderId", t.*
   ) t
   WHERE t.event = x.event AND t."bizKey" = x.biz_key`;
 
+const duplicateRow = z.intersection(transitionRow, z.object({ orderId: z.number() }));
+
 /** Each locked order's transition with the same (event, bizKey), if there is one. */
 async function readDuplicates(
-  client: pg.PoolClient,
+  db: Queryable,
   locked: readonly OrderSnapshot[],
   byId: ReadonlyMap<number, BatchInput>,
 ): Promise<Map<number, TransitionRecord>> {
   if (locked.length === 0) return new Map();
-  const { rows } = await client.query<TransitionRecord & { orderId: number }>(DUPLICATES_SQL, [
+  const found = await rows(db, duplicateRow, DUPLICATES_SQL, [
     locked.map((o) => o.tenantId),
     locked.map((o) => o.id),
     locked.map((o) => byId.get(o.id)!.event),
     locked.map((o) => byId.get(o.id)!.bizKey),
   ]);
-  return new Map(rows.map(({ orderId, ...transition }) => [orderId, transition]));
-}
-
-interface Write {
-  readonly order: OrderSnapshot;
-  readonly input: BatchInput;
-  readonly to: OrderSnapshot["state"];
-}
-
-/** transit's write statement for many orders: transitions, compare-and-set, outbox. */
-async function writeTransitions(
-  client: pg.PoolClient,
-  writes: readonly Write[],
-): Promise<{ order: OrderSnapshot; transition: TransitionRecord }[]> {
-  if (writes.length === 0) return [];
-  const { rows } = await client.query<{ order: OrderSnapshot; transition: TransitionRecord }>(
-    `WITH x AS (
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                            $8::text[], $9::text[], $10::int[])
-         AS x(order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version)
-     ), t AS (
-       INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason)
-       SELECT tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason FROM x
-       RETURNING order_id AS "orderId", ${TRANSITION_COLUMNS}
-     ), o AS (
-       UPDATE orders SET state = x.to_state, state_at = now(), version = version + 1, updated_at = now()
-       FROM x WHERE orders.id = x.order_id AND orders.state = x.from_state AND orders.version = x.seen_version
-       RETURNING ${qualified("orders", ORDER_COLUMNS)}
-     ), m AS (
-       INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)
-       SELECT o."tenantId", o.id, 'order.transitioned', jsonb_build_object(
-         'tenantId', o."tenantId", 'orderNo', o."orderNo", 'event', t.event, 'from', t."from", 'to', t."to",
-         'version', o.version, 'bizKey', t."bizKey", 'source', t.source, 'at', t."at")
-       FROM o JOIN t ON t."orderId" = o.id
-     )
-     SELECT row_to_json(o) AS order,
-            json_build_object('id', t.id, 'event', t.event, 'from', t."from", 'to', t."to", 'bizKey', t."bizKey",
-              'actor', t.actor, 'source', t.source, 'reason', t.reason, 'at', t."at") AS transition
-     FROM o JOIN t ON t."orderId" = o.id`,
-    [
-      writes.map((w) => w.order.id),
-      writes.map((w) => w.order.tenantId),
-      writes.map((w) => w.input.event),
-      writes.map((w) => w.order.state),
-      writes.map((w) => w.to),
-      writes.map((w) => w.input.bizKey),
-      writes.map((w) => w.input.actor),
-      writes.map((w) => w.input.source),
-      writes.map((w) => w.input.reason ?? null),
-      writes.map((w) => w.order.version),
-    ],
-  );
-  return rows.map((row) => ({
-    order: { ...row.order, stateAt: new Date(row.order.stateAt) },
-    transition: { ...row.transition, at: new Date(row.transition.at) },
-  }));
-}
-
-/** Prefixes each column of a select list with its table, for a statement that joins two tables. */
-function qualified(table: string, columns: string): string {
-  return columns
-    .split(",")
-    .map((column) => `${table}.${column.trim()}`)
-    .join(", ");
+  return new Map(found.map(({ orderId, ...transition }) => [orderId, transition]));
 }

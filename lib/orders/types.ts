@@ -25,6 +25,18 @@ export interface TransitionRecord {
   readonly at: Date;
 }
 
+/** One row of the grants ledger: a delivery on a line, or (negative) a refund's reversal. */
+export interface GrantRecord {
+  readonly id: number;
+  readonly sku: string;
+  readonly grantId: string;
+  readonly quantity: number;
+  readonly source: string;
+  readonly actor: string;
+  readonly reason: string | null;
+  readonly at: Date;
+}
+
 /** Kinds of order_exceptions rows: facts (usually money) the ledger could not apply. */
 export const EXCEPTION_KINDS = [
   "amount-mismatch",
@@ -36,8 +48,3 @@ export const EXCEPTION_KINDS = [
   "delivery-failed",
 ] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
-
-export const ORDER_COLUMNS = `id, tenant_id AS "tenantId", order_no AS "orderNo", player_id AS "playerId", amount, currency,
-  state, state_at AS "stateAt", version`;
-export const TRANSITION_COLUMNS = `id, event, from_state AS "from", to_state AS "to", biz_key AS "bizKey", actor, source,
-  reason, created_at AS "at"`;

@@ -1,7 +1,7 @@
 // What the demo seeder generates, as data: the two products' price tiers and order lines, and the
-// order stories (scenarios) with how often each happens. Pure: demo.ts turns it into bulk SQL.
+// order stories (scenarios) with how often each happens. Pure: lib/seed/demo/ turns it into bulk SQL.
 import type { LineKind } from "@/lib/orders/guards";
-import { TRANSITIONS, type OrderEvent, type OrderState, type Source } from "@/lib/orders/machine";
+import { TRANSITIONS, type OrderEvent, type OrderState } from "@/lib/orders/machine";
 
 export type DemoTenantId = "xiaoxiao" | "fangzhou";
 
@@ -21,6 +21,10 @@ export interface DemoProduct {
   readonly lines: readonly DemoLine[];
 }
 
+export type DemoDelivery =
+  | { readonly mode: "external"; readonly actor: string; readonly grantPrefix: string; readonly bizKeyPrefix: string }
+  | { readonly mode: "managed" };
+
 export interface DemoTenantCatalog {
   /** Order numbers: prefix + order date (Asia/Shanghai) + the order id, so a second run never collides. */
   readonly orderPrefix: string;
@@ -29,8 +33,12 @@ export interface DemoTenantCatalog {
   readonly share: number;
   /** Players are reused: about this many orders per player. */
   readonly ordersPerPlayer: number;
-  /** Who drives delivery: the game server through the API (external) or our coordinator (managed). */
-  readonly delivery: { readonly actor: string; readonly source: Source; readonly grantPrefix: string; readonly bizKeyPrefix: string | null };
+  /**
+   * Who drives delivery, as the tenant's delivery_mode says. External: the game server, through the
+   * API, with keys of its own. Managed: our delivery coordinator, whose own keys the seeder writes
+   * (lib/seed/demo/delivery-keys.ts), so a live coordinator carries on from seeded orders.
+   */
+  readonly delivery: DemoDelivery;
   readonly products: readonly DemoProduct[];
 }
 
@@ -45,7 +53,7 @@ export const DEMO_CATALOG: Readonly<Record<DemoTenantId, DemoTenantCatalog>> = {
     playerPrefix: "xx-",
     share: 0.75,
     ordersPerPlayer: 6,
-    delivery: { actor: "game:xiaoxiao-server", source: "api", grantPrefix: "srv", bizKeyPrefix: "ticket-" },
+    delivery: { mode: "external", actor: "game:xiaoxiao-server", grantPrefix: "srv", bizKeyPrefix: "ticket-" },
     products: [
       { code: "coins-60", price: 6_00, weight: 400, lines: [{ sku: "coins", kind: "currency", quantity: 60 }] },
       { code: "energy-refill", price: 6_00, weight: 100, lines: [{ sku: "energy", kind: "stamina", quantity: 30 }] },
@@ -86,7 +94,7 @@ export const DEMO_CATALOG: Readonly<Record<DemoTenantId, DemoTenantCatalog>> = {
     playerPrefix: "fz-",
     share: 0.25,
     ordersPerPlayer: 4,
-    delivery: { actor: "system:delivery", source: "job", grantPrefix: "coord", bizKeyPrefix: null },
+    delivery: { mode: "managed" },
     products: [
       {
         code: "monthly-card",

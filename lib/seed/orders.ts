@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { LineKind } from "@/lib/orders/guards";
-import { ORDER_COLUMNS, type OrderSnapshot } from "@/lib/orders/types";
+import { ORDER_COLUMNS, orderRow } from "@/lib/orders/rows";
+import type { OrderSnapshot } from "@/lib/orders/types";
 
 export interface LineSpec {
   readonly sku: string;
@@ -26,7 +27,7 @@ export interface OrderSpec {
  */
 export async function createOrder(db: pg.Pool | pg.PoolClient, spec: OrderSpec): Promise<OrderSnapshot> {
   const lines = spec.lines ?? [{ sku: "gems-60", kind: "currency", quantity: 60 }];
-  const { rows } = await db.query<OrderSnapshot>(
+  const { rows } = await db.query(
     `WITH o AS (
        INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state, state_at, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, 'created', $6, $6, $6)
@@ -48,5 +49,5 @@ export async function createOrder(db: pg.Pool | pg.PoolClient, spec: OrderSpec):
       lines.map((l) => l.quantity),
     ],
   );
-  return rows[0]!;
+  return orderRow.parse(rows[0]);
 }

@@ -1,4 +1,6 @@
 import type pg from "pg";
+import { z } from "zod";
+import { one, rows } from "@/lib/db/sql";
 import { hashPassword } from "@/lib/auth/passwords";
 import type { Role } from "@/lib/auth/permissions";
 import { DEMO_TENANTS, ensureTenant } from "./tenants";
@@ -45,7 +47,7 @@ export async function seedDemoStaff(db: pg.Pool | pg.PoolClient): Promise<Seeded
   // Staff scopes name tenants; make sure the demo ones exist so a scope never points at nothing.
   for (const tenant of DEMO_TENANTS) await ensureTenant(db, tenant);
 
-  const { rows: existing } = await db.query<{ email: string }>(`SELECT email FROM staff_users WHERE email = ANY($1::text[])`, [
+  const existing = await rows(db, z.object({ email: z.string() }), `SELECT email FROM staff_users WHERE email = ANY($1::text[])`, [
     DEMO_STAFF.map((s) => s.email),
   ]);
   const present = new Set(existing.map((r) => r.email));
@@ -56,7 +58,9 @@ export async function seedDemoStaff(db: pg.Pool | pg.PoolClient): Promise<Seeded
     if (!present.has(spec.email)) {
       // One statement: the account and its audit row (same detail shape as createStaffUser), or
       // neither if a concurrent seed got there first.
-      const { rows } = await db.query<{ n: number }>(
+      const { n } = await one(
+        db,
+        z.object({ n: z.number() }),
         `WITH ins AS (
            INSERT INTO staff_users (email, name, password_hash, role, tenant_ids) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (email) DO NOTHING
@@ -70,7 +74,7 @@ export async function seedDemoStaff(db: pg.Pool | pg.PoolClient): Promise<Seeded
          SELECT count(*)::int AS n FROM ins`,
         [spec.email, spec.name, await hashPassword(DEMO_PASSWORD), spec.role, [...spec.tenants].sort()],
       );
-      created = rows[0]!.n === 1;
+      created = n === 1;
     }
     seeded.push({ email: spec.email, role: spec.role, tenants: spec.tenants, password: DEMO_PASSWORD, created });
   }

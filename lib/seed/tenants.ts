@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
+import { execute } from "@/lib/db/sql";
 import type { OrderState } from "@/lib/orders/machine";
 
 export interface TenantSpec {
@@ -47,7 +48,8 @@ export const DEMO_TENANTS: readonly TenantSpec[] = [
 
 /** Creates the tenant and its settings; an existing tenant is left as it is. */
 export async function ensureTenant(db: pg.Pool | pg.PoolClient, spec: TenantSpec): Promise<void> {
-  await db.query(
+  await execute(
+    db,
     `WITH t AS (
        INSERT INTO tenants (id, name, currency) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING id
      )

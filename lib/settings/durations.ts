@@ -1,6 +1,7 @@
 // Durations as people type them (a number and a unit) and as tenant_settings stores them (whole
 // seconds). Pure: shared by the settings forms and the actions that validate them.
 import { z } from "zod";
+import { because } from "@/lib/validation";
 import type { OrderState } from "@/lib/orders/machine";
 
 export const DURATION_UNITS = ["seconds", "minutes", "hours", "days"] as const;
@@ -38,23 +39,17 @@ export function bestUnit(seconds: number): { value: number; unit: DurationUnit }
   return { value: seconds, unit: "seconds" };
 }
 
-/** "5 minutes", "1 day": the bound named in a message. */
-export function describeSeconds(seconds: number): string {
-  const { value, unit } = bestUnit(seconds);
-  return `${value} ${value === 1 ? unit.slice(0, -1) : unit}`;
-}
-
-/** A duration field: { value, unit } in, whole seconds out, with messages that name the field and the bound. */
-export function durationInput(label: string, bounds: DurationBounds) {
+/**
+ * A duration field: { value, unit } in, whole seconds out. Its problems name the bound as data
+ * (seconds), so the message can say "at least 1 minute" in the reader's language.
+ */
+export function durationInput(bounds: DurationBounds) {
   return z
     .object({
-      value: z.coerce
-        .number(`${label}: enter a number.`)
-        .int(`${label}: enter a whole number (pick a smaller unit for finer values).`)
-        .positive(`${label}: must be more than 0.`),
-      unit: z.enum(DURATION_UNITS, `${label}: choose seconds, minutes, hours or days.`),
+      value: z.coerce.number().int().positive(),
+      unit: z.enum(DURATION_UNITS),
     })
     .transform((v) => v.value * UNIT_SECONDS[v.unit])
-    .refine((s) => s >= bounds.min, `${label}: at least ${describeSeconds(bounds.min)}.`)
-    .refine((s) => s <= bounds.max, `${label}: at most ${describeSeconds(bounds.max)}.`);
+    .refine((s) => s >= bounds.min, because({ kind: "duration-too-short", seconds: bounds.min }))
+    .refine((s) => s <= bounds.max, because({ kind: "duration-too-long", seconds: bounds.max }));
 }

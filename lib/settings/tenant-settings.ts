@@ -1,5 +1,7 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { rows } from "@/lib/db/sql";
 import type { OrderState } from "@/lib/orders/machine";
 
 export interface TenantSettingsView {
@@ -12,7 +14,8 @@ export interface TenantSettingsView {
   readonly refundApprovalAmount: number;
   /**
    * The row's version for stale-edit checks: ISO 8601 with microseconds, exactly as stored (a Date
-   * would drop the microseconds and never match again).
+   * would drop the microseconds and never match again — which is also why this read is raw SQL:
+   * Prisma hands timestamps over as Dates).
    */
   readonly updatedAt: string;
   /** The newest settings.updated audit row: who last saved, and when. */
@@ -21,10 +24,23 @@ export interface TenantSettingsView {
 
 export const ISO_MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
+const settingsRow = z.object({
+  tenantId: z.string(),
+  tenantName: z.string(),
+  currency: z.string(),
+  unpaidTimeoutSeconds: z.number(),
+  maxDwellSeconds: z.record(z.string(), z.number()),
+  refundApprovalAmount: z.number(),
+  updatedAt: z.string(),
+  lastChange: z.object({ actor: z.string(), at: z.coerce.date() }).nullable(),
+});
+
 /** Settings of the tenants in a scope (tenant_settings' primary key; last change by the (action, target, created_at) index). */
 export async function listTenantSettings(scope: readonly string[]): Promise<TenantSettingsView[]> {
   if (scope.length === 0) return [];
-  const { rows } = await getPool().query<TenantSettingsView>(
+  return rows(
+    getPool(),
+    settingsRow,
     `SELECT s.tenant_id AS "tenantId", t.name AS "tenantName", t.currency, s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds",
             s.max_dwell_seconds AS "maxDwellSeconds", s.refund_approval_amount AS "refundApprovalAmount",
             to_char(s.updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt",
@@ -35,9 +51,5 @@ export async function listTenantSettings(scope: readonly string[]): Promise<Tena
      WHERE s.tenant_id = ANY($1::text[])
      ORDER BY s.tenant_id`,
     [scope],
-  );
-  return rows.map((r) => {
-    const last = r.lastChange as unknown as { actor: string; at: string } | null;
-    return { ...r, lastChange: last ? { actor: last.actor, at: new Date(last.at) } : null };
-  });
+  ) as Promise<TenantSettingsView[]>;
 }

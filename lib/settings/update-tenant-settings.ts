@@ -1,6 +1,8 @@
 import "server-only";
+import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import { withTransaction } from "@/lib/db/pool";
+import { maybeOne, one } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { assertNever } from "@/lib/orders/machine";
 import { DWELL_STATES, type DwellState } from "./durations";
@@ -18,16 +20,40 @@ export type SettingsUpdate =
   /** The form held the current values: nothing written, no audit row. */
   | { readonly status: "unchanged"; readonly updatedAt: string };
 
-interface Locked {
-  readonly unpaid_timeout_seconds: number;
-  readonly max_dwell_seconds: Record<string, number>;
-  readonly refund_approval_amount: number;
-  readonly currency: string;
-  readonly matches: boolean;
-}
+const lockedRow = z.object({
+  unpaidTimeoutSeconds: z.number(),
+  maxDwellSeconds: z.record(z.string(), z.number()),
+  refundApprovalAmount: z.number(),
+  currency: z.string(),
+  matches: z.boolean(),
+});
 
-function utc(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const lastSave = z.object({ actor: z.string(), at: z.string() });
+
+/** What a settings change writes: the SQL assignment, and the before/after its audit row records. */
+function planChange(row: z.output<typeof lockedRow>, change: SettingsChange): { assignment: string; value: unknown; before: unknown; after: unknown } | null {
+  switch (change.field) {
+    case "max_dwell_seconds": {
+      const changed = DWELL_STATES.filter((s) => row.maxDwellSeconds[s] !== change.value[s]);
+      if (changed.length === 0) return null;
+      const after = Object.fromEntries(changed.map((s) => [s, change.value[s]]));
+      // Merged into the stored object: keys this form does not edit are kept as they are.
+      return {
+        assignment: `max_dwell_seconds = max_dwell_seconds || $2::jsonb`,
+        value: JSON.stringify(after),
+        before: Object.fromEntries(changed.map((s) => [s, row.maxDwellSeconds[s] ?? null])),
+        after,
+      };
+    }
+    case "unpaid_timeout_seconds":
+      if (row.unpaidTimeoutSeconds === change.value) return null;
+      return { assignment: `unpaid_timeout_seconds = $2`, value: change.value, before: row.unpaidTimeoutSeconds, after: change.value };
+    case "refund_approval_amount":
+      if (row.refundApprovalAmount === change.value) return null;
+      return { assignment: `refund_approval_amount = $2`, value: change.value, before: row.refundApprovalAmount, after: change.value };
+    default:
+      return assertNever(change);
+  }
 }
 
 /**
@@ -37,75 +63,53 @@ function utc(date: Date): string {
  *
  * `expectedUpdatedAt` is the row's updated_at as the form rendered it. If anyone saved since (in
  * any field: one row, one version), the change is refused rather than silently overwriting a
- * decision the user has not seen.
+ * decision the user has not seen. Raw SQL for the lock and the version: Prisma cannot lock a row,
+ * and its Dates would drop the microseconds the version is compared at.
  */
 export async function updateTenantSettings(tenantId: string, expectedUpdatedAt: string, change: SettingsChange, actor: string): Promise<SettingsUpdate> {
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<Locked>(
-      `SELECT s.unpaid_timeout_seconds, s.max_dwell_seconds, s.refund_approval_amount, t.currency, s.updated_at = $2::timestamptz AS matches
-       FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 FOR UPDATE OF s`,
-      [tenantId, expectedUpdatedAt],
-    );
-    const row = rows[0];
-    if (!row) throw new AppError("not-found", `No settings for ${tenantId}.`);
-    if (!row.matches) {
-      const { rows: last } = await client.query<{ actor: string; at: Date }>(
-        `SELECT actor, created_at AS at FROM audit_events WHERE action = 'settings.updated' AND target = $1 ORDER BY created_at DESC LIMIT 1`,
-        [`tenant:${tenantId}`],
+  return transaction(
+    async ({ client, prisma }): Promise<SettingsUpdate> => {
+      const row = await maybeOne(
+        client,
+        lockedRow,
+        `SELECT s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds", s.max_dwell_seconds AS "maxDwellSeconds",
+                s.refund_approval_amount AS "refundApprovalAmount", t.currency, s.updated_at = $2::timestamptz AS matches
+         FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 FOR UPDATE OF s`,
+        [tenantId, expectedUpdatedAt],
       );
-      const who = last[0] ? ` (by ${last[0].actor.replace(/^staff:/, "")} at ${utc(last[0].at)})` : "";
-      throw new AppError("conflict", `stale settings form for ${tenantId}: expected updated_at ${expectedUpdatedAt}`, {
-        userMessage: `The settings of ${tenantId} were saved again since this page was opened${who}. Nothing was changed: look at the current values, then decide again.`,
-      });
-    }
-
-    let before: unknown;
-    let after: unknown;
-    let assignment: string;
-    let value: unknown;
-    switch (change.field) {
-      case "max_dwell_seconds": {
-        const current = row.max_dwell_seconds;
-        const changed = DWELL_STATES.filter((s) => current[s] !== change.value[s]);
-        if (changed.length === 0) return { status: "unchanged", updatedAt: expectedUpdatedAt };
-        before = Object.fromEntries(changed.map((s) => [s, current[s] ?? null]));
-        after = Object.fromEntries(changed.map((s) => [s, change.value[s]]));
-        // Merged into the stored object: keys this form does not edit are kept as they are.
-        assignment = `max_dwell_seconds = max_dwell_seconds || $2::jsonb`;
-        value = JSON.stringify(after);
-        break;
+      if (!row) throw new AppError("not-found");
+      if (!row.matches) {
+        const last = await maybeOne(
+          client,
+          lastSave,
+          `SELECT actor, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS at FROM audit_events
+           WHERE action = 'settings.updated' AND target = $1 ORDER BY created_at DESC LIMIT 1`,
+          [`tenant:${tenantId}`],
+        );
+        throw new AppError("conflict", { kind: "settings-stale", tenant: tenantId, by: last?.actor.replace(/^staff:/, "") ?? null, at: last?.at ?? null });
       }
-      case "unpaid_timeout_seconds":
-        if (row.unpaid_timeout_seconds === change.value) return { status: "unchanged", updatedAt: expectedUpdatedAt };
-        [before, after] = [row.unpaid_timeout_seconds, change.value];
-        assignment = `unpaid_timeout_seconds = $2`;
-        value = change.value;
-        break;
-      case "refund_approval_amount":
-        if (row.refund_approval_amount === change.value) return { status: "unchanged", updatedAt: expectedUpdatedAt };
-        [before, after] = [row.refund_approval_amount, change.value];
-        assignment = `refund_approval_amount = $2`;
-        value = change.value;
-        break;
-      default:
-        return assertNever(change);
-    }
 
-    const { rows: updated } = await client.query<{ updatedAt: string }>(
-      `UPDATE tenant_settings SET ${assignment}, updated_at = clock_timestamp() WHERE tenant_id = $1
-       RETURNING to_char(updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt"`,
-      [tenantId, value],
-    );
-    await audit(
-      {
-        actor,
-        action: "settings.updated",
-        tenantId,
-        target: `tenant:${tenantId}`,
-        detail: { field: change.field, before, after, ...(change.field === "refund_approval_amount" ? { currency: row.currency } : {}) },
-      },
-      client,
-    );
-    return { status: "saved", before, after, updatedAt: updated[0]!.updatedAt };
-  });
+      const plan = planChange(row, change);
+      if (!plan) return { status: "unchanged", updatedAt: expectedUpdatedAt };
+      const { updatedAt } = await one(
+        client,
+        z.object({ updatedAt: z.string() }),
+        `UPDATE tenant_settings SET ${plan.assignment}, updated_at = clock_timestamp() WHERE tenant_id = $1
+         RETURNING to_char(updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt"`,
+        [tenantId, plan.value],
+      );
+      await audit(
+        {
+          actor,
+          action: "settings.updated",
+          tenantId,
+          target: `tenant:${tenantId}`,
+          detail: { field: change.field, before: plan.before, after: plan.after, ...(change.field === "refund_approval_amount" ? { currency: row.currency } : {}) },
+        },
+        prisma,
+      );
+      return { status: "saved", before: plan.before, after: plan.after, updatedAt };
+    },
+    { prisma: true },
+  );
 }

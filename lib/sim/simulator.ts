@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type pg from "pg";
+import { getPrisma } from "@/lib/db/prisma";
 import { verifySignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@/lib/jobs/signature";
 import { logger } from "@/lib/log";
 import { DEMO_CATALOG, type DemoProduct, type DemoTenantId } from "@/lib/seed/demo-catalog";
@@ -199,7 +199,7 @@ export async function startGrantEndpoint(input: { port: number; secrets: () => P
 }
 
 /** The tenants' signing secrets, for checking what the coordinator signs. */
-export async function signingSecrets(pool: pg.Pool): Promise<Record<string, string>> {
-  const { rows } = await pool.query<{ tenantId: string; secret: string }>(`SELECT tenant_id AS "tenantId", signing_secret AS secret FROM tenant_settings`);
-  return Object.fromEntries(rows.map((r) => [r.tenantId, r.secret]));
+export async function signingSecrets(): Promise<Record<string, string>> {
+  const settings = await getPrisma().tenantSettings.findMany({ select: { tenantId: true, signingSecret: true } });
+  return Object.fromEntries(settings.map((s) => [s.tenantId, s.signingSecret]));
 }

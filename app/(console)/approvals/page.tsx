@@ -8,7 +8,9 @@ import { requireStaff } from "@/lib/auth/page";
 import { actorOf } from "@/lib/auth/staff";
 import { formatMoney } from "@/lib/format";
 
-export const metadata: Metadata = { title: "Refund approvals" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("approvals"))("title") };
+}
 
 export default async function ApprovalsPage() {
   const staff = await requireStaff("refunds:approve");

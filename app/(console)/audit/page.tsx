@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import { Suspense } from "react";
 import { ActorSummaryTable } from "@/components/audit/actor-summary-table";
 import { AuditFilterForm } from "@/components/audit/audit-filter-form";
@@ -12,6 +12,8 @@ import { filterQuery, PAGE_SIZE, parseAuditSearch } from "@/lib/audit/queries/fi
 import { tenantChoices } from "@/lib/audit/queries/tenant-choices";
 import { requireStaff } from "@/lib/auth/page";
 import { can } from "@/lib/auth/permissions";
+import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
+import { describe } from "@/lib/i18n/translator";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +29,7 @@ const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm ho
 export default async function AuditPage({ searchParams }: Props) {
   const staff = await requireStaff("audit:view");
   const t = await getTranslations("audit");
+  const locale = await getLocale();
   const parsed = parseAuditSearch(await searchParams);
   const { filters, raw } = parsed;
   const [page, tenants] = await Promise.all([
@@ -57,7 +60,7 @@ export default async function AuditPage({ searchParams }: Props) {
           {t("invalidFilters")}{" "}
           {parsed.invalid.map((i) => (
             <span key={i.field} className="mr-2">
-              <span className="font-mono">{i.field}</span>: {i.message}
+              <span className="font-mono">{i.field}</span>: {describe(i.problem, isLocale(locale) ? locale : DEFAULT_LOCALE)}
             </span>
           ))}
         </Alert>

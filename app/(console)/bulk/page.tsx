@@ -3,7 +3,9 @@ import { getTranslations } from "next-intl/server";
 import { BulkCompensation } from "@/components/bulk/bulk-compensation";
 import { requireStaff } from "@/lib/auth/page";
 
-export const metadata: Metadata = { title: "Bulk compensation" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("bulk"))("title") };
+}
 
 export default async function BulkPage() {
   const staff = await requireStaff("orders:bulk");

@@ -103,7 +103,7 @@ describe("GET /api/v1/orders/{orderNo}", () => {
     expect((await call(getOrder, { orderNo: "API-3" })).status).toBe(200);
     expect((await call(getOrder, { orderNo: "NOPE" })).status).toBe(404);
     const foreign = await call(getOrder, { orderNo: "API-3", key: otherKey });
-    expect(foreign).toEqual({ status: 404, body: { error: { code: "not-found", message: "No order API-3 for this API key's tenant." } } });
+    expect(foreign).toEqual({ status: 404, body: { error: { code: "not-found", message: "No order API-3." } } });
   });
 });
 
@@ -170,7 +170,11 @@ describe("POST /api/v1/orders/{orderNo}/grants", () => {
     expect((await grant({ sku: "gems-6480", quantity: 6000, grantId: "g1" })).body.result).toBe("duplicate");
     const over = await grant({ sku: "gems-6480", quantity: 481, grantId: "g2" });
     expect(over.status).toBe(409);
-    expect(over.body.error).toEqual({ code: "over-delivery", message: "6000 of 6480 already granted; 481 more would exceed the line." });
+    expect(over.body.error).toEqual({
+      code: "over-delivery",
+      message: "Line gems-6480 has 6480, 6000 already granted: 481 more would over-deliver (at most 480).",
+    });
+    expect(over.body.refusal).toEqual({ kind: "over-delivery", sku: "gems-6480", quantity: 6480, granted: 6000, requested: 481 });
     expect((await grant({ sku: "gems-9999", quantity: 1, grantId: "g3" })).status).toBe(400);
     expect((await grant({ sku: "gems-6480", quantity: 0, grantId: "g4" })).status).toBe(400);
     expect((await grant({ sku: "gems-6480", quantity: 1, grantId: "refund:r1" })).status).toBe(400);
@@ -186,7 +190,7 @@ describe("API keys", () => {
   it("a revoked key is refused at once", async () => {
     const { key: doomed, summary } = await createApiKey({ tenantId: "api", name: "doomed", actor: "test" });
     expect((await call(getOrder, { orderNo: "API-3", key: doomed })).status).toBe(200);
-    await revokeApiKey({ tenantIds: ["api"], prefix: summary.prefix, actor: "test" });
+    await revokeApiKey(summary, "test");
     expect((await call(getOrder, { orderNo: "API-3", key: doomed })).status).toBe(401);
   });
 

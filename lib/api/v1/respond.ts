@@ -1,12 +1,22 @@
 import "server-only";
 import { NextResponse } from "next/server";
+import { english } from "@/lib/i18n/translator";
+import type { Problem } from "@/lib/problems";
 import type { OrderView } from "./schemas";
 
-/** A domain result that is not a success: `{ error: { code, message }, result, ...fields }`. */
-export function outcome(status: number, result: string, message: string, fields: { order?: OrderView | null; guard?: string } = {}): Response {
-  return NextResponse.json({ error: { code: result, message }, result, ...fields }, { status });
+/**
+ * A domain result that is not a success: `{ error: { code, message }, result, refusal, ...fields }`
+ * — the refusal's facts as data beside their English wording.
+ */
+export function outcome(
+  status: number,
+  result: string,
+  refusal: Problem,
+  fields: { order?: OrderView | null; guard?: string } = {},
+): Response {
+  return NextResponse.json({ error: { code: result, message: sentence(english(refusal)) }, result, refusal, ...fields }, { status });
 }
 
-export function notFound(orderNo: string): Response {
-  return NextResponse.json({ error: { code: "not-found", message: `No order ${orderNo} for this API key's tenant.` } }, { status: 404 });
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

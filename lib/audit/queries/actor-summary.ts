@@ -1,6 +1,8 @@
 import "server-only";
-import { withTransaction } from "@/lib/db/pool";
-import { isOrderEvent, type OrderEvent } from "@/lib/orders/machine";
+import { z } from "zod";
+import { rows } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
+import { isOrderEvent, ORDER_EVENTS, type OrderEvent } from "@/lib/orders/machine";
 import { summaryRange, tenantsToRead, type AuditFilters } from "./filters";
 
 export interface ActorSummaryRow {
@@ -30,6 +32,9 @@ export type ActorSummary =
 export const SUMMARY_ACTORS = 30;
 const TIMEOUT = "10s";
 
+/** An actor's totals (event null), or their counts for one event. */
+const countRow = z.object({ actor: z.string(), event: z.enum(ORDER_EVENTS).nullable(), orders: z.number(), transitions: z.number() });
+
 /**
  * Who changed how many orders, by event, over the filtered range (order transitions only: staff
  * actions do not change orders). It reads every transition in range, so the range is bounded by
@@ -57,40 +62,45 @@ export async function actorSummary(scope: readonly string[], filters: AuditFilte
   if (filters.reason === "with") where.push(`(ot.reason IS NOT NULL AND ot.reason <> '')`);
   if (filters.reason === "without") where.push(`NOT (ot.reason IS NOT NULL AND ot.reason <> '')`);
 
+  let counts: z.output<typeof countRow>[];
   try {
-    return await withTransaction(async (client) => {
-      await client.query(`SET LOCAL statement_timeout = '${TIMEOUT}'`);
-      const { rows } = await client.query<{ actor: string; event: OrderEvent | null; orders: number; transitions: number }>(
-        `WITH t AS (
-           SELECT ot.actor, ot.event, ot.order_id
-           FROM unnest($1::text[]) AS s(tenant_id)
-           CROSS JOIN LATERAL (SELECT ot.actor, ot.event, ot.order_id FROM order_transitions ot WHERE ${where.join(" AND ")}) ot
-         ), per_actor AS (
-           SELECT actor, count(DISTINCT order_id)::int AS orders, count(*)::int AS transitions FROM t GROUP BY actor
-           ORDER BY orders DESC, actor LIMIT ${SUMMARY_ACTORS + 1}
-         )
-         SELECT a.actor, NULL AS event, a.orders, a.transitions FROM per_actor a
-         UNION ALL
-         SELECT t.actor, t.event, count(DISTINCT t.order_id)::int, count(*)::int FROM t JOIN per_actor a USING (actor) GROUP BY t.actor, t.event`,
-        values,
-      );
-      const actors = rows
-        .filter((r) => r.event === null)
-        .sort((a, b) => b.orders - a.orders || a.actor.localeCompare(b.actor));
-      const summary = actors.slice(0, SUMMARY_ACTORS).map((a) => ({
-        actor: a.actor,
-        orders: a.orders,
-        transitions: a.transitions,
-        byEvent: rows
-          .filter((r): r is typeof r & { event: OrderEvent } => r.actor === a.actor && r.event !== null)
-          .sort((x, y) => y.orders - x.orders || x.event.localeCompare(y.event))
-          .map((r) => ({ event: r.event, orders: r.orders, transitions: r.transitions })),
-      }));
-      return { status: "ok" as const, from, to, clipped, rows: summary, truncated: actors.length > SUMMARY_ACTORS };
-    });
+    // A transaction only so that SET LOCAL bounds this one statement: the connection goes back to
+    // the pool without the timeout.
+    counts = await transaction(
+      ({ client }) =>
+        rows(
+          client,
+          countRow,
+          `WITH t AS (
+             SELECT ot.actor, ot.event, ot.order_id
+             FROM unnest($1::text[]) AS s(tenant_id)
+             CROSS JOIN LATERAL (SELECT ot.actor, ot.event, ot.order_id FROM order_transitions ot WHERE ${where.join(" AND ")}) ot
+           ), per_actor AS (
+             SELECT actor, count(DISTINCT order_id)::int AS orders, count(*)::int AS transitions FROM t GROUP BY actor
+             ORDER BY orders DESC, actor LIMIT ${SUMMARY_ACTORS + 1}
+           )
+           SELECT a.actor, NULL AS event, a.orders, a.transitions FROM per_actor a
+           UNION ALL
+           SELECT t.actor, t.event, count(DISTINCT t.order_id)::int, count(*)::int FROM t JOIN per_actor a USING (actor) GROUP BY t.actor, t.event`,
+          values,
+        ),
+      { setLocal: [`SET LOCAL statement_timeout = '${TIMEOUT}'`] },
+    );
   } catch (error) {
     // 57014: query_canceled — here, only the statement timeout above.
     if ((error as { code?: string }).code === "57014") return { status: "too-slow", from, to };
     throw error;
   }
+
+  const actors = counts.filter((r) => r.event === null).sort((a, b) => b.orders - a.orders || a.actor.localeCompare(b.actor));
+  const summary = actors.slice(0, SUMMARY_ACTORS).map((a) => ({
+    actor: a.actor,
+    orders: a.orders,
+    transitions: a.transitions,
+    byEvent: counts
+      .filter((r): r is typeof r & { event: OrderEvent } => r.actor === a.actor && r.event !== null)
+      .sort((x, y) => y.orders - x.orders || x.event.localeCompare(y.event))
+      .map((r) => ({ event: r.event, orders: r.orders, transitions: r.transitions })),
+  }));
+  return { status: "ok", from, to, clipped, rows: summary, truncated: actors.length > SUMMARY_ACTORS };
 }

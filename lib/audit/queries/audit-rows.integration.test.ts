@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { one } from "@/lib/db/sql";
+import { SOURCES } from "@/lib/orders/machine";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
@@ -7,6 +10,7 @@ import { actorSummary } from "./actor-summary";
 import { auditPageQuery, listAuditRows, type AuditRow } from "./audit-rows";
 import type { AuditCursor } from "./cursor";
 import { parseAuditSearch, type AuditFilters, type AuditPosition } from "./filters";
+import { tenantChoices } from "./tenant-choices";
 
 useFreshDatabase();
 
@@ -24,6 +28,11 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+const planNode: z.ZodType<PlanNode> = z.lazy(() =>
+  z.object({ "Node Type": z.string(), "Relation Name": z.string().optional(), "Index Name": z.string().optional(), Plans: z.array(planNode).optional() }),
+);
+const explained = z.object({ "QUERY PLAN": z.tuple([z.object({ Plan: planNode })]) });
+
 function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
@@ -31,18 +40,20 @@ function nodes(plan: PlanNode): PlanNode[] {
 async function planOf(scope: readonly string[], filters: AuditFilters, position: AuditPosition = {}): Promise<PlanNode[]> {
   const query = auditPageQuery({ scope, filters, position, limit: 50 });
   if (!query) throw new Error("no query");
-  const { rows } = await getPool().query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${query.text}`, query.values);
-  return nodes(rows[0]!["QUERY PLAN"][0].Plan);
+  const { "QUERY PLAN": [{ Plan: plan }] } = await one(getPool(), explained, `EXPLAIN (FORMAT JSON) ${query.text}`, query.values);
+  return nodes(plan);
 }
 
 /** A position deep in the tenant's history: the row `depth` rows from the newest. */
 async function deepCursor(tenant: string, depth: number, actor?: string): Promise<AuditCursor> {
-  const { rows } = await getPool().query<{ at: string; id: number }>(
+  const { at, id } = await one(
+    getPool(),
+    z.object({ at: z.string(), id: z.number() }),
     `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, id FROM order_transitions
      WHERE tenant_id = $1 AND ($2::text IS NULL OR actor = $2) ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT 1`,
     [tenant, actor ?? null, depth],
   );
-  return { at: rows[0]!.at, kind: "transition", id: rows[0]!.id };
+  return { at, kind: "transition", id };
 }
 
 function transitionScans(plan: PlanNode[]): PlanNode[] {
@@ -108,12 +119,14 @@ describe("audit explorer query plans (no sequential scan of order_transitions)",
   it("the per-actor summary reads through an index", async () => {
     const summary = await actorSummary(["bulk-a"], { from: new Date("2026-10-25T00:00:00Z"), to: new Date("2026-11-01T00:00:00Z") }, new Date("2026-11-02T00:00:00Z"));
     expect(summary.status).toBe("ok");
-    const { rows } = await getPool().query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+    const { "QUERY PLAN": [{ Plan: plan }] } = await one(
+      getPool(),
+      explained,
       `EXPLAIN (FORMAT JSON) SELECT ot.actor FROM unnest($1::text[]) AS s(tenant_id)
        CROSS JOIN LATERAL (SELECT ot.actor FROM order_transitions ot WHERE ot.tenant_id = s.tenant_id AND ot.created_at >= $2 AND ot.created_at < $3) ot`,
       [["bulk-a"], new Date("2026-10-25T00:00:00Z"), new Date("2026-11-01T00:00:00Z")],
     );
-    const scans = transitionScans(nodes(rows[0]!["QUERY PLAN"][0].Plan));
+    const scans = transitionScans(nodes(plan));
     expect(scans.filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
   });
 });
@@ -271,6 +284,53 @@ describe("listAuditRows", () => {
     expect(parsed.filters).toEqual({ actor: "staff:ops@example.com", event: "pay", from: new Date("2026-11-20T10:00:00Z") });
     expect(parsed.position).toEqual({ after: { at: "2026-11-20T10:00:10.000000Z", kind: "transition", id: 12 } });
     expect(parsed.invalid.map((i) => i.field).sort()).toEqual(["source", "to"]);
+  });
+
+  it("says why a field was dropped as a problem for the page to put in its language, never as a sentence", () => {
+    const parsed = parseAuditSearch({
+      actor: "x".repeat(201),
+      event: "Pay!",
+      source: "fax",
+      tenant: "Not A Tenant",
+      from: "yesterday",
+      to: "2026-02-32T10:00",
+      reason: "maybe",
+      kind: "both",
+      after: "page-2",
+    });
+    expect(parsed.filters).toEqual({});
+    expect(Object.fromEntries(parsed.invalid.map((i) => [i.field, i.problem]))).toEqual({
+      actor: { kind: "too-long", max: 200 },
+      event: { kind: "invalid-format" },
+      source: { kind: "invalid-choice", options: [...SOURCES] },
+      tenant: { kind: "invalid-format" },
+      from: { kind: "invalid-date" },
+      to: { kind: "invalid-date" },
+      reason: { kind: "invalid-choice", options: ["with", "without"] },
+      kind: { kind: "invalid-choice", options: ["transition", "staff"] },
+      after: { kind: "page-position-unknown" },
+    });
+    const reversed = parseAuditSearch({ from: "2026-11-20T10:00", to: "2026-11-20T09:00" });
+    expect(reversed.filters).toEqual({ from: new Date("2026-11-20T10:00:00Z") });
+    expect(reversed.invalid).toEqual([{ field: "to", problem: { kind: "date-range-reversed" } }]);
+  });
+
+  it("keeps a range in order together with a page position (the range rule reads the parsed values, not the text again)", () => {
+    const parsed = parseAuditSearch({ from: "2026-11-20T10:00", to: "2026-11-20T11:00", before: "2026-11-20T10:00:10.000000Z_s7" });
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.filters).toEqual({ from: new Date("2026-11-20T10:00:00Z"), to: new Date("2026-11-20T11:00:00Z") });
+    expect(parsed.position).toEqual({ before: { at: "2026-11-20T10:00:10.000000Z", kind: "staff", id: 7 } });
+    expect(parsed.raw).toEqual({ from: "2026-11-20T10:00", to: "2026-11-20T11:00", before: "2026-11-20T10:00:10.000000Z_s7" });
+  });
+});
+
+describe("tenantChoices", () => {
+  it("offers the products in scope, by id, and nothing else", async () => {
+    expect(await tenantChoices(["shop-b", "shop-a", "no-such-shop"])).toEqual([
+      { id: "shop-a", name: "shop-a" },
+      { id: "shop-b", name: "shop-b" },
+    ]);
+    expect(await tenantChoices([])).toEqual([]);
   });
 });
 

@@ -1,8 +1,10 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import type { OrderEvent, OrderState, Source } from "@/lib/orders/machine";
-import { encodeCursor, idBound, type AuditCursor } from "./cursor";
-import { streamsFor, tenantsToRead, type AuditFilters, type AuditKind, type AuditPosition } from "./filters";
+import { rows } from "@/lib/db/sql";
+import { ORDER_EVENTS, ORDER_STATES, SOURCES, type OrderEvent, type OrderState, type Source } from "@/lib/orders/machine";
+import { encodeCursor, idBound, KIND_RANK, type AuditCursor } from "./cursor";
+import { streamsFor, tenantsToRead, type AuditFilters, type AuditPosition } from "./filters";
 
 // The audit explorer's list: order transitions and staff actions in one newest-first stream.
 //
@@ -162,43 +164,43 @@ export function auditPageQuery(q: AuditQuery): { text: string; values: unknown[]
   return { text, values: p.values, direction };
 }
 
-interface RawRow {
-  rank: number;
-  id: number;
-  at: string;
-  tenantId: string | null;
-  actor: string;
-  reason: string | null;
-  event: string;
-  from: string | null;
-  to: string | null;
-  source: string | null;
-  bizKey: string | null;
-  orderId: number | null;
-  target: string | null;
-  detail: Record<string, unknown> | null;
-  orderNo: string | null;
-}
+// One schema per log, told apart by the rank the SQL gives each (KIND_RANK): the columns a log
+// fills with NULL are not read from its rows.
+const common = { id: z.number(), at: z.string(), actor: z.string(), reason: z.string().nullable() };
 
-function toRow(r: RawRow): AuditRow {
-  const kind: AuditKind = r.rank === 1 ? "transition" : "staff";
-  const cursor = encodeCursor({ at: r.at, kind, id: r.id });
-  const base = { id: r.id, at: r.at, cursor, actor: r.actor, reason: r.reason };
-  if (kind === "transition") {
-    return {
-      ...base,
-      kind,
-      tenantId: r.tenantId!,
-      event: r.event as OrderEvent,
-      from: r.from as OrderState,
-      to: r.to as OrderState,
-      source: r.source as Source,
-      bizKey: r.bizKey ?? "",
-      orderId: r.orderId!,
-      orderNo: r.orderNo,
-    };
+const transitionRaw = z.object({
+  ...common,
+  rank: z.literal(KIND_RANK.transition),
+  tenantId: z.string(),
+  event: z.enum(ORDER_EVENTS),
+  from: z.enum(ORDER_STATES),
+  to: z.enum(ORDER_STATES),
+  source: z.enum(SOURCES),
+  bizKey: z.string(),
+  orderId: z.number(),
+  orderNo: z.string().nullable(),
+});
+
+const staffRaw = z.object({
+  ...common,
+  rank: z.literal(KIND_RANK.staff),
+  tenantId: z.string().nullable(),
+  event: z.string(),
+  target: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+
+const auditRaw = z.discriminatedUnion("rank", [transitionRaw, staffRaw]);
+
+function toRow(r: z.output<typeof auditRaw>): AuditRow {
+  const base = { id: r.id, at: r.at, actor: r.actor, reason: r.reason };
+  if (r.rank === KIND_RANK.transition) {
+    const { tenantId, event, from, to, source, bizKey, orderId, orderNo } = r;
+    const cursor = encodeCursor({ at: r.at, kind: "transition", id: r.id });
+    return { ...base, cursor, kind: "transition", tenantId, event, from, to, source, bizKey, orderId, orderNo };
   }
-  return { ...base, kind, tenantId: r.tenantId, action: r.event, target: r.target, detail: r.detail ?? {} };
+  const cursor = encodeCursor({ at: r.at, kind: "staff", id: r.id });
+  return { ...base, cursor, kind: "staff", tenantId: r.tenantId, action: r.event, target: r.target, detail: r.detail ?? {} };
 }
 
 function positionOf(row: AuditRow): AuditCursor {
@@ -209,7 +211,7 @@ function positionOf(row: AuditRow): AuditCursor {
 export async function listAuditRows(q: AuditQuery): Promise<AuditPage> {
   const query = auditPageQuery(q);
   if (!query) return { rows: [], older: null, newer: null };
-  const { rows: raw } = await getPool().query<RawRow>(query.text, query.values);
+  const raw = await rows(getPool(), auditRaw, query.text, query.values);
   const more = raw.length > q.limit;
   const page = raw.slice(0, q.limit).map(toRow);
   const position = q.position ?? {};

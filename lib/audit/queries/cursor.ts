@@ -31,7 +31,7 @@ export function decodeCursor(text: string): AuditCursor | null {
 }
 
 /** Sort rank of a log at equal created_at: higher comes first (newest-first order). */
-export const KIND_RANK: Readonly<Record<AuditKind, number>> = { transition: 1, staff: 0 };
+export const KIND_RANK = { transition: 1, staff: 0 } as const satisfies Readonly<Record<AuditKind, number>>;
 
 const MAX_ID = "9223372036854775807";
 

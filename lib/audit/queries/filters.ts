@@ -4,6 +4,8 @@
 import { z } from "zod";
 import type { AuditAction } from "@/lib/audit/record";
 import { isOrderEvent, ORDER_EVENTS, SOURCES, type OrderEvent } from "@/lib/orders/machine";
+import type { FieldProblem } from "@/lib/problems";
+import { because, problemOfIssue } from "@/lib/validation";
 import { decodeCursor, type AuditCursor } from "./cursor";
 
 export const AUDIT_KINDS = ["transition", "staff"] as const;
@@ -46,14 +48,14 @@ const TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:
 const instant = z
   .string()
   .trim()
-  .regex(TIME, "Use a date and time like 2026-12-01T09:30 (UTC).")
+  .regex(TIME, because({ kind: "invalid-date" }))
   .transform((text, ctx) => {
     const normalized = text.replace(" ", "T");
     const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(normalized);
     const withTime = normalized.includes("T") ? normalized : `${normalized}T00:00`;
     const date = new Date(hasZone ? withTime : `${withTime}Z`);
     if (Number.isNaN(date.getTime())) {
-      ctx.addIssue({ code: "custom", message: "Not a real date." });
+      ctx.addIssue({ code: "custom", ...because({ kind: "invalid-date" }) });
       return z.NEVER;
     }
     return date;
@@ -65,27 +67,33 @@ const cursor = z
   .transform((text, ctx) => {
     const decoded = decodeCursor(text);
     if (!decoded) {
-      ctx.addIssue({ code: "custom", message: "Not a page position this page made; start from the newest." });
+      ctx.addIssue({ code: "custom", ...because({ kind: "page-position-unknown" }) });
       return z.NEVER;
     }
     return decoded;
   });
 
+/** The one rule across fields; the page checks it on the fields it read one by one. */
+function rangeReversed(v: { readonly from?: Date; readonly to?: Date }): boolean {
+  return v.from !== undefined && v.to !== undefined && v.from >= v.to;
+}
+
 /** The query string of the explorer and of the export. Every field is optional: `{}` is "everything in scope". */
 export const auditFilterInput = z
   .object({
-    actor: optional(z.string().trim().max(200, "An actor name is at most 200 characters.")),
-    event: optional(z.string().trim().regex(/^[a-z][a-z0-9.-]{0,63}$/, "Choose an event or an action from the list.")),
-    source: optional(z.enum(SOURCES, "Choose a source from the list.")),
-    tenant: optional(z.string().trim().regex(/^[a-z][a-z0-9-]{1,31}$/, "Choose a product from the list.")),
+    actor: optional(z.string().trim().max(200)),
+    // Any action name is accepted (KNOWN_STAFF_ACTIONS is not exhaustive): only its shape is checked.
+    event: optional(z.string().trim().regex(/^[a-z][a-z0-9.-]{0,63}$/)),
+    source: optional(z.enum(SOURCES)),
+    tenant: optional(z.string().trim().regex(/^[a-z][a-z0-9-]{1,31}$/)),
     from: optional(instant),
     to: optional(instant),
-    reason: optional(z.enum(REASON_FILTERS, "Choose with or without a reason.")),
-    kind: optional(z.enum(AUDIT_KINDS, "Choose transitions or staff actions.")),
+    reason: optional(z.enum(REASON_FILTERS)),
+    kind: optional(z.enum(AUDIT_KINDS)),
     after: optional(cursor),
     before: optional(cursor),
   })
-  .refine((v) => !(v.from && v.to && v.from >= v.to), { path: ["to"], message: "The end of the range must be after its start." });
+  .refine((v) => !rangeReversed(v), { path: ["to"], ...because({ kind: "date-range-reversed" }) });
 
 export type AuditFilterInput = z.output<typeof auditFilterInput>;
 
@@ -100,8 +108,8 @@ const FIELDS = Object.keys(auditFilterInput.shape) as FieldName[];
 export interface ParsedAuditSearch {
   readonly filters: AuditFilters;
   readonly position: AuditPosition;
-  /** Fields that were given but not understood: left out, and said so on the page. */
-  readonly invalid: readonly { readonly field: FieldName; readonly message: string }[];
+  /** Fields that were given but not understood: left out, and said so on the page (in its language). */
+  readonly invalid: readonly { readonly field: FieldName; readonly problem: FieldProblem }[];
   /** The understood fields as text, to refill the form and build links. */
   readonly raw: Readonly<Partial<Record<FieldName, string>>>;
 }
@@ -113,7 +121,7 @@ export interface ParsedAuditSearch {
 export function parseAuditSearch(params: Readonly<Record<string, string | string[] | undefined>>): ParsedAuditSearch {
   const values: Record<string, unknown> = {};
   const raw: Partial<Record<FieldName, string>> = {};
-  const invalid: { field: FieldName; message: string }[] = [];
+  const invalid: { field: FieldName; problem: FieldProblem }[] = [];
   for (const field of FIELDS) {
     const given = params[field];
     const text = Array.isArray(given) ? given[0] : given;
@@ -125,13 +133,14 @@ export function parseAuditSearch(params: Readonly<Record<string, string | string
         raw[field] = text.trim();
       }
     } else {
-      invalid.push({ field, message: parsed.error.issues[0]?.message ?? "Not understood." });
+      const issue = parsed.error.issues[0];
+      invalid.push({ field, problem: issue ? problemOfIssue(issue) : { kind: "invalid" } });
     }
   }
-  const whole = auditFilterInput.safeParse(values);
-  if (!whole.success) {
-    // Only the cross-field rule can fail here: keep the start, drop the end.
-    invalid.push({ field: "to", message: whole.error.issues[0]?.message ?? "Not understood." });
+  // Checked on the parsed values, not by parsing them again: the schema reads text, and `from`, `to`
+  // and the cursors are Dates and objects by now. Keep the start, drop the end.
+  if (rangeReversed(values as AuditFilterInput)) {
+    invalid.push({ field: "to", problem: { kind: "date-range-reversed" } });
     delete values.to;
     delete raw.to;
   }

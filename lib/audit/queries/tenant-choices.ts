@@ -1,5 +1,5 @@
 import "server-only";
-import { getPool } from "@/lib/db/pool";
+import { getPrisma } from "@/lib/db/prisma";
 
 export interface TenantChoice {
   readonly id: string;
@@ -9,6 +9,5 @@ export interface TenantChoice {
 /** The products in a scope, for filter menus (tenants' primary key). */
 export async function tenantChoices(scope: readonly string[]): Promise<TenantChoice[]> {
   if (scope.length === 0) return [];
-  const { rows } = await getPool().query<TenantChoice>(`SELECT id, name FROM tenants WHERE id = ANY($1::text[]) ORDER BY id`, [scope]);
-  return rows;
+  return getPrisma().tenant.findMany({ where: { id: { in: [...scope] } }, select: { id: true, name: true }, orderBy: { id: "asc" } });
 }

@@ -1,5 +1,7 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { rows } from "@/lib/db/sql";
 
 export const SERIES_DAYS = 30;
 
@@ -17,6 +19,8 @@ export interface DailySeries {
   /** Oldest first, SERIES_DAYS days ending today (UTC). */
   readonly days: readonly DailyPoint[];
 }
+
+const dayRow = z.object({ day: z.string(), lost: z.number(), refunds: z.number(), lostAfterSeconds: z.number().nullable() });
 
 /**
  * Lost orders and refunds per UTC day over the last SERIES_DAYS days (today included), for one tenant.
@@ -37,14 +41,11 @@ export interface DailySeries {
  * window is all we read. Bounded by the window, never by the table.
  */
 export async function dailySeries(tenantId: string): Promise<DailySeries> {
-  const { rows } = await getPool().query<{ day: string; lost: number; refunds: number; lostAfterSeconds: number | null }>(DAILY_SERIES_SQL, [
-    tenantId,
-    SERIES_DAYS,
-  ]);
+  const days = await rows(getPool(), dayRow, DAILY_SERIES_SQL, [tenantId, SERIES_DAYS]);
   return {
     tenantId,
-    lostAfterSeconds: rows[0]?.lostAfterSeconds ?? null,
-    days: rows.map(({ day, lost, refunds }) => ({ day, lost, refunds })),
+    lostAfterSeconds: days[0]?.lostAfterSeconds ?? null,
+    days: days.map(({ day, lost, refunds }) => ({ day, lost, refunds })),
   };
 }
 

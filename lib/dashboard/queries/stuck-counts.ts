@@ -1,5 +1,7 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { rows } from "@/lib/db/sql";
 import { DWELL_STATES, type DwellState } from "@/lib/settings/durations";
 
 export interface StuckCount {
@@ -14,6 +16,8 @@ export interface TenantStuckCounts {
   readonly byState: readonly StuckCount[];
 }
 
+const countRow = z.object({ tenantId: z.string(), state: z.enum(DWELL_STATES), thresholdSeconds: z.number().nullable(), count: z.number() });
+
 /**
  * Orders stuck per state: in the state for longer than the tenant's max dwell for it
  * (tenant_settings.max_dwell_seconds). One count per (tenant, state), each a range of the
@@ -22,7 +26,9 @@ export interface TenantStuckCounts {
  */
 export async function stuckCounts(scope: readonly string[]): Promise<TenantStuckCounts[]> {
   if (scope.length === 0) return [];
-  const { rows } = await getPool().query<{ tenantId: string; state: DwellState; thresholdSeconds: number | null; count: number }>(
+  const counts = await rows(
+    getPool(),
+    countRow,
     `SELECT ts.tenant_id AS "tenantId", d.state, d.seconds AS "thresholdSeconds",
             CASE WHEN d.seconds IS NULL THEN 0 ELSE
               (SELECT count(*) FROM orders o
@@ -35,6 +41,6 @@ export async function stuckCounts(scope: readonly string[]): Promise<TenantStuck
     [scope, DWELL_STATES],
   );
   const byTenant = new Map<string, StuckCount[]>();
-  for (const { tenantId, ...count } of rows) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), count]);
+  for (const { tenantId, ...count } of counts) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), count]);
   return [...byTenant].map(([tenantId, byState]) => ({ tenantId, byState }));
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import type { OrderView } from "@/lib/api/v1/schemas";
-import { getPool } from "@/lib/db/pool";
 import { getOrderDetail } from "./order-detail";
 
 /** The order as the integration API shows it; transitions oldest first. Null when unknown. */
@@ -28,10 +27,4 @@ export async function getApiOrder(tenantId: string, orderNo: string): Promise<Or
       at: t.at.toISOString(),
     })),
   };
-}
-
-/** The order's id within the tenant, for transit() and grant(). */
-export async function findOrderId(tenantId: string, orderNo: string): Promise<number | null> {
-  const { rows } = await getPool().query<{ id: number }>(`SELECT id FROM orders WHERE tenant_id = $1 AND order_no = $2`, [tenantId, orderNo]);
-  return rows[0]?.id ?? null;
 }

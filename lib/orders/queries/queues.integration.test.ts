@@ -1,14 +1,14 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { Staff } from "@/lib/auth/staff";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { one, rows } from "@/lib/db/sql";
 import type { OrderState } from "@/lib/orders/machine";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
+import { signInAs } from "@/lib/test/session";
 import { loadQueues, QUEUE_STATES, type QueuesSnapshot, type QueueState } from "./queues";
 
-const session = vi.hoisted(() => ({ staff: null as Staff | null }));
-vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => session.staff }));
 
 useFreshDatabase();
 
@@ -49,22 +49,24 @@ beforeAll(async () => {
   // People edit settings: a threshold that is no number is no threshold (beta: no paid queue).
   await pool.query(`UPDATE tenant_settings SET max_dwell_seconds = max_dwell_seconds || '{"paid": "soon", "delivering": 0}' WHERE tenant_id = 'beta'`);
 
-  const rows: Omit<ModelOrder, "id">[] = [];
+  const fixture: Omit<ModelOrder, "id">[] = [];
   for (const tenantId of ["alpha", "beta", "gamma"]) {
     for (let i = 1; i <= 400; i++) {
       // Repeating ages: orders tie on state_at, and the tie is broken by id.
-      rows.push({ tenantId, orderNo: `Q${i}`, state: STATES[i % 7]!, stateAgoMin: 5 * ((i * 11) % 300) });
+      fixture.push({ tenantId, orderNo: `Q${i}`, state: STATES[i % 7]!, stateAgoMin: 5 * ((i * 11) % 300) });
     }
   }
-  const { rows: inserted } = await pool.query<{ id: number; tenantId: string; orderNo: string }>(
+  const inserted = await rows(
+    pool,
+    z.object({ id: z.number(), tenantId: z.string(), orderNo: z.string() }),
     `INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state, state_at, created_at, updated_at)
      SELECT t, n, 'p-' || n, 600, 'CNY', s, now() - make_interval(mins => m) - interval '150 seconds', now() - interval '30 days', now()
      FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS x(t, n, s, m)
      RETURNING id, tenant_id AS "tenantId", order_no AS "orderNo"`,
-    [rows.map((r) => r.tenantId), rows.map((r) => r.orderNo), rows.map((r) => r.state), rows.map((r) => r.stateAgoMin)],
+    [fixture.map((r) => r.tenantId), fixture.map((r) => r.orderNo), fixture.map((r) => r.state), fixture.map((r) => r.stateAgoMin)],
   );
   const ids = new Map(inserted.map((r) => [`${r.tenantId}/${r.orderNo}`, r.id]));
-  for (const row of rows) orders.push({ ...row, id: ids.get(`${row.tenantId}/${row.orderNo}`)! });
+  for (const row of fixture) orders.push({ ...row, id: ids.get(`${row.tenantId}/${row.orderNo}`)! });
 
   const exceptionRows: Omit<ModelException, "id">[] = [];
   for (const tenantId of ["alpha", "beta", "gamma"]) {
@@ -78,7 +80,9 @@ beforeAll(async () => {
       });
     }
   }
-  const { rows: insertedExceptions } = await pool.query<{ id: number }>(
+  const insertedExceptions = await rows(
+    pool,
+    z.object({ id: z.number() }),
     `INSERT INTO order_exceptions (tenant_id, order_id, kind, event, biz_key, amount, actor, status, created_at)
      SELECT x.t, o.id, 'amount-mismatch', 'pay', 'TX-' || x.ord, 500, 'channel:test', x.status, now() - make_interval(mins => x.m)
      FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS x(t, n, status, m, ord)
@@ -201,7 +205,7 @@ describe("loadQueues", () => {
 
   it("GET /api/console/queues answers the caller's own scope", async () => {
     const { GET } = await import("@/app/api/console/queues/route");
-    session.staff = { id: 1, email: "agent@test", name: "agent", role: "agent", tenantIds: ["beta"], locale: "en", tokenVersion: 0 };
+    signInAs("agent", ["beta"], { email: "agent@test" });
     const response = await GET(new NextRequest("http://localhost/api/console/queues"), { params: Promise.resolve({}) });
     expect(response.status).toBe(200);
     const body = (await response.json()) as QueuesSnapshot;
@@ -224,8 +228,8 @@ describe("loadQueues: every statement reads through an index", () => {
       await client.query("SET enable_seqscan = off");
       const used = new Set<string>();
       for (const { text, values } of statements) {
-        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
-        for (const node of flatten(rows[0]!["QUERY PLAN"][0].Plan)) {
+        const { "QUERY PLAN": [{ Plan: plan }] } = await one(client, explained, `EXPLAIN (FORMAT JSON) ${text}`, values);
+        for (const node of flatten(plan)) {
           if (node["Relation Name"] === "orders" || node["Relation Name"] === "order_exceptions") {
             expect(node["Node Type"], `${node["Relation Name"]}`).not.toBe("Seq Scan");
           }
@@ -247,6 +251,11 @@ interface PlanNode {
   "Index Name"?: string;
   Plans?: PlanNode[];
 }
+
+const planNode: z.ZodType<PlanNode> = z.lazy(() =>
+  z.object({ "Node Type": z.string(), "Relation Name": z.string().optional(), "Index Name": z.string().optional(), Plans: z.array(planNode).optional() }),
+);
+const explained = z.object({ "QUERY PLAN": z.tuple([z.object({ Plan: planNode })]) });
 
 function flatten(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(flatten)];

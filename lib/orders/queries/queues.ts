@@ -1,5 +1,7 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { one, rows } from "@/lib/db/sql";
 import type { OrderState } from "@/lib/orders/machine";
 
 // The work queues ops and support clear every day, each oldest first:
@@ -71,6 +73,37 @@ export interface QueuesSnapshot {
 
 type MutableList<T> = { total: number; more: boolean; items: T[] };
 
+const stuckRow: z.ZodType<StuckOrder & { readonly asOf: string }, unknown> = z.object({
+  id: z.number(),
+  tenantId: z.string(),
+  orderNo: z.string(),
+  playerId: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  state: z.enum(QUEUE_STATES),
+  stateAt: z.string(),
+  secondsInState: z.number(),
+  maxDwellSeconds: z.number(),
+  asOf: z.string(),
+});
+
+const stuckCountRow = z.object({ state: z.enum(QUEUE_STATES), n: z.number(), asOf: z.string() });
+
+const exceptionRow: z.ZodType<OpenException, unknown> = z.object({
+  id: z.number(),
+  tenantId: z.string(),
+  kind: z.string(),
+  orderNo: z.string().nullable(),
+  amount: z.number().nullable(),
+  currency: z.string(),
+  event: z.string().nullable(),
+  bizKey: z.string(),
+  createdAt: z.string(),
+  ageSeconds: z.number(),
+});
+
+const countRow = z.object({ n: z.number() });
+
 function emptyStuck(): Record<QueueState, MutableList<StuckOrder>> {
   const empty = (): MutableList<StuckOrder> => ({ total: 0, more: false, items: [] });
   return { created: empty(), paid: empty(), delivering: empty(), refunding: empty() };
@@ -82,8 +115,8 @@ export async function loadQueues(scope: readonly string[], options: { limit?: nu
   const countLimit = options.countLimit ?? QUEUE_COUNT_LIMIT;
   const tenants = [...new Set(scope)];
   if (tenants.length === 0) {
-    const { rows } = await getPool().query<{ asOf: string }>(`SELECT ${ISO("now()")} AS "asOf"`);
-    return { asOf: rows[0]!.asOf, stuck: emptyStuck(), exceptions: { total: 0, more: false, items: [] } };
+    const { asOf } = await one(getPool(), z.object({ asOf: z.string() }), `SELECT ${ISO("now()")} AS "asOf"`);
+    return { asOf, stuck: emptyStuck(), exceptions: { total: 0, more: false, items: [] } };
   }
   const [stuck, exceptions] = await Promise.all([stuckQueues(tenants, limit, countLimit), exceptionsInbox(tenants, limit, countLimit)]);
   return { asOf: stuck.asOf, stuck: stuck.lists, exceptions };
@@ -109,7 +142,9 @@ async function stuckQueues(
 ): Promise<{ asOf: string; lists: Record<QueueState, MutableList<StuckOrder>> }> {
   const [list, counts] = await Promise.all([
     // Per pair, its oldest `limit` in index order; then per state, the oldest `limit` across products.
-    getPool().query<StuckOrder & { asOf: string }>(
+    rows(
+      getPool(),
+      stuckRow,
       `WITH p AS MATERIALIZED (${PAIRS}),
        o AS (
          SELECT o.*, p.dwell, row_number() OVER (PARTITION BY o.state ORDER BY o.state_at, o.id) AS rank
@@ -129,7 +164,9 @@ async function stuckQueues(
     // Counted per state from the same index, stopping past the limit. The ORDER BY keeps the
     // planner on that index: under a bare LIMIT, with the pair a parameter, it may bet on a
     // sequential scan finding enough rows early.
-    getPool().query<{ state: QueueState; n: number; asOf: string }>(
+    rows(
+      getPool(),
+      stuckCountRow,
       `WITH p AS MATERIALIZED (${PAIRS})
        SELECT s.state, (SELECT count(*) FROM (
                           SELECT 1 FROM p CROSS JOIN LATERAL (
@@ -146,18 +183,20 @@ async function stuckQueues(
     ),
   ]);
   const lists = emptyStuck();
-  for (const { asOf: _asOf, ...row } of list.rows) lists[row.state].items.push(row);
-  for (const row of counts.rows) {
+  for (const { asOf: _asOf, ...row } of list) lists[row.state].items.push(row);
+  for (const row of counts) {
     lists[row.state].more = row.n > countLimit;
     lists[row.state].total = Math.min(row.n, countLimit);
   }
-  const asOf = counts.rows[0]?.asOf ?? list.rows[0]?.asOf ?? new Date().toISOString();
+  const asOf = counts[0]?.asOf ?? list[0]?.asOf ?? new Date().toISOString();
   return { asOf, lists };
 }
 
 async function exceptionsInbox(tenants: readonly string[], limit: number, countLimit: number): Promise<MutableList<OpenException>> {
-  const [list, count] = await Promise.all([
-    getPool().query<OpenException>(
+  const [list, { n }] = await Promise.all([
+    rows(
+      getPool(),
+      exceptionRow,
       `SELECT e.id, e.tenant_id AS "tenantId", e.kind, o.order_no AS "orderNo", e.amount,
               coalesce(o.currency, t.currency) AS currency, e.event, e.biz_key AS "bizKey",
               ${ISO("e.created_at")} AS "createdAt", floor(extract(epoch FROM now() - e.created_at))::int AS "ageSeconds"
@@ -171,7 +210,9 @@ async function exceptionsInbox(tenants: readonly string[], limit: number, countL
        ORDER BY e.created_at, e.id LIMIT $2`,
       [tenants, limit],
     ),
-    getPool().query<{ n: number }>(
+    one(
+      getPool(),
+      countRow,
       `SELECT count(*)::int AS n FROM unnest($1::text[]) AS s(tenant_id)
        CROSS JOIN LATERAL (
          SELECT 1 FROM order_exceptions e WHERE e.tenant_id = s.tenant_id AND e.status = 'open' ORDER BY e.created_at LIMIT $2
@@ -179,6 +220,5 @@ async function exceptionsInbox(tenants: readonly string[], limit: number, countL
       [tenants, countLimit + 1],
     ),
   ]);
-  const n = count.rows[0]!.n;
-  return { total: Math.min(n, countLimit), more: n > countLimit, items: list.rows };
+  return { total: Math.min(n, countLimit), more: n > countLimit, items: list };
 }

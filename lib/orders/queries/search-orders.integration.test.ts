@@ -1,9 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { execute, one, rows } from "@/lib/db/sql";
 import { ORDER_STATES, type OrderState } from "@/lib/orders/machine";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
-import { searchOrders, type OrderSearch, type OrderSearchResult } from "./search-orders";
+import { scopeTenants, searchOrders, type OrderSearch, type OrderSearchResult } from "./search-orders";
 
 useFreshDatabase();
 
@@ -68,24 +70,26 @@ function generate(): Omit<ModelOrder, "id" | "createdAt">[] {
 beforeAll(async () => {
   const pool = getPool();
   for (const id of ["alpha", "beta", "gamma"]) await ensureTenant(pool, tenantSpec(id, { maxDwellSeconds: THRESHOLDS[id]! }));
-  const rows = generate();
-  const { rows: inserted } = await pool.query<{ id: number; tenantId: string; orderNo: string; createdAt: Date }>(
+  const fixture = generate();
+  const inserted = await rows(
+    pool,
+    z.object({ id: z.number(), tenantId: z.string(), orderNo: z.string(), createdAt: z.coerce.date() }),
     `INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state, state_at, created_at, updated_at)
      SELECT t, n, p, 600, 'CNY', s, now() - make_interval(mins => sa) - interval '150 seconds',
             now() - make_interval(mins => ca), now()
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) AS x(t, n, p, s, ca, sa)
      RETURNING id, tenant_id AS "tenantId", order_no AS "orderNo", created_at AS "createdAt"`,
     [
-      rows.map((r) => r.tenantId),
-      rows.map((r) => r.orderNo),
-      rows.map((r) => r.playerId),
-      rows.map((r) => r.state),
-      rows.map((r) => r.createdAgoMin),
-      rows.map((r) => r.stateAgoMin),
+      fixture.map((r) => r.tenantId),
+      fixture.map((r) => r.orderNo),
+      fixture.map((r) => r.playerId),
+      fixture.map((r) => r.state),
+      fixture.map((r) => r.createdAgoMin),
+      fixture.map((r) => r.stateAgoMin),
     ],
   );
   const byKey = new Map(inserted.map((r) => [`${r.tenantId}/${r.orderNo}`, r]));
-  for (const row of rows) {
+  for (const row of fixture) {
     const db = byKey.get(`${row.tenantId}/${row.orderNo}`)!;
     model.push({ ...row, id: db.id, createdAt: db.createdAt });
   }
@@ -317,6 +321,14 @@ describe("searchOrders: tenant scope", () => {
     }
   });
 
+  it("offers only the products in scope as filters", async () => {
+    expect(await scopeTenants(SCOPE)).toEqual([
+      { id: "alpha", name: "alpha" },
+      { id: "beta", name: "beta" },
+    ]);
+    expect(await scopeTenants([])).toEqual([]);
+  });
+
   it("a tenant filter outside the scope, or an empty scope, finds nothing", async () => {
     const empty = { rows: [], total: { kind: "exact", value: 0 }, newer: null, older: null };
     expect(await searchOrders({ scope: SCOPE, tenantId: "gamma" })).toEqual(empty);
@@ -339,6 +351,11 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+const planNode: z.ZodType<PlanNode> = z.lazy(() =>
+  z.object({ "Node Type": z.string(), "Relation Name": z.string().optional(), "Index Name": z.string().optional(), Plans: z.array(planNode).optional() }),
+);
+const explained = z.object({ "QUERY PLAN": z.tuple([z.object({ Plan: planNode })]) });
+
 const WATCHED = new Set(["orders", "order_transitions", "order_exceptions"]);
 
 function nodes(plan: PlanNode): PlanNode[] {
@@ -357,8 +374,8 @@ async function plansOf(run: () => Promise<unknown>): Promise<{ sql: string; plan
     const plans: { sql: string; plan: PlanNode }[] = [];
     // The estimate is itself an EXPLAIN: it reads no rows.
     for (const { text, values } of statements.filter((s) => !/^\s*EXPLAIN/.test(s.text))) {
-      const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
-      plans.push({ sql: text, plan: rows[0]!["QUERY PLAN"][0].Plan });
+      const { "QUERY PLAN": [{ Plan: plan }] } = await one(client, explained, `EXPLAIN (FORMAT JSON) ${text}`, values);
+      plans.push({ sql: text, plan });
     }
     return plans;
   } finally {
@@ -439,8 +456,7 @@ describe("searchOrders: every statement reads through an index", () => {
   });
 
   it("with orders (tenant_id, state, created_at, id), a page reads each (tenant, state) range in order: no sort over a whole range", async () => {
-    const { rows } = await getPool().query(`SELECT 1 FROM pg_indexes WHERE indexname = 'orders_tenant_id_state_created_at_id_idx'`);
-    expect(rows).toHaveLength(1);
+    expect(await execute(getPool(), `SELECT 1 FROM pg_indexes WHERE indexname = 'orders_tenant_id_state_created_at_id_idx'`)).toBe(1);
     for (const shape of [{}, { state: "delivered" as const }, { createdFrom: from(), createdTo: to() }, { after: cursor }, { before: cursor }]) {
       const [, page] = await plansOf(() => searchOrders({ scope: SCOPE, ...shape, exactCountLimit: 1_000_000 }));
       const sortsOverOrders = nodes(page!.plan).filter((n) => n["Node Type"].endsWith("Sort") && (n.Plans ?? []).some(unlimitedScanBelow));

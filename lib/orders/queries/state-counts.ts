@@ -1,5 +1,7 @@
 import "server-only";
+import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { rows } from "@/lib/db/sql";
 import { ORDER_STATES, type OrderState } from "@/lib/orders/machine";
 
 export interface TenantStateCounts {
@@ -9,12 +11,17 @@ export interface TenantStateCounts {
   readonly byState: Readonly<Record<OrderState, number>>;
 }
 
+const countRow = z.object({ tenantId: z.string(), tenantName: z.string(), state: z.enum(ORDER_STATES), n: z.number() });
+
 /**
  * Orders per state per tenant. One index-only count per (tenant, state) — each a range of the
- * (tenant_id, state, …) index — rather than one GROUP BY over the whole table.
+ * (tenant_id, state, …) index — rather than one GROUP BY over the whole table (which is all
+ * Prisma's groupBy could ask for: hence raw SQL).
  */
 export async function stateCounts(tenantIds?: readonly string[]): Promise<TenantStateCounts[]> {
-  const { rows } = await getPool().query<{ tenantId: string; tenantName: string; state: OrderState; n: number }>(
+  const counts = await rows(
+    getPool(),
+    countRow,
     `SELECT t.id AS "tenantId", t.name AS "tenantName", s.state,
             (SELECT count(*) FROM orders o WHERE o.tenant_id = t.id AND o.state = s.state)::int AS n
      FROM tenants t CROSS JOIN unnest($1::text[]) AS s(state)
@@ -23,7 +30,7 @@ export async function stateCounts(tenantIds?: readonly string[]): Promise<Tenant
     [ORDER_STATES, tenantIds ?? null],
   );
   const byTenant = new Map<string, TenantStateCounts & { byState: Record<OrderState, number> }>();
-  for (const row of rows) {
+  for (const row of counts) {
     const entry =
       byTenant.get(row.tenantId) ??
       {

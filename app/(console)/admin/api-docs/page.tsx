@@ -1,15 +1,19 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { getTranslations } from "next-intl/server";
 import { requireStaff } from "@/lib/auth/page";
 import { openApiDocument } from "@/lib/api/v1/openapi";
 
-export const metadata: Metadata = { title: "Integration API" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("apiDocs"))("pageTitle") };
+}
 
 const METHOD_TONE: Record<string, string> = { get: "bg-blue-100 text-blue-800", post: "bg-emerald-100 text-emerald-800" };
 
 /** The integration API's reference, rendered from the same OpenAPI document /api/v1/openapi.json serves. */
 export default async function ApiDocsPage() {
   await requireStaff("apikeys:manage");
+  const t = await getTranslations("apiDocs");
   const host = (await headers()).get("host") ?? "localhost:3000";
   const doc = openApiDocument(`http://${host}`);
   return (
@@ -17,8 +21,9 @@ export default async function ApiDocsPage() {
       <div>
         <h1 className="text-2xl font-semibold">{doc.info.title}</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">{doc.info.description}</p>
+        <p className="mt-1 text-sm text-slate-500">{t("englishNote")}</p>
         <p className="mt-1 text-sm">
-          Machine-readable: <a className="underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI {doc.openapi}).
+          {t("machineReadable")} <a className="underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI {doc.openapi}).
         </p>
       </div>
       {Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -31,7 +36,7 @@ export default async function ApiDocsPage() {
             <p className="mt-1 text-sm text-slate-700">{op.summary}</p>
             {"requestBody" in op && op.requestBody ? (
               <details className="mt-3">
-                <summary className="cursor-pointer text-sm font-medium">Request body</summary>
+                <summary className="cursor-pointer text-sm font-medium">{t("requestBody")}</summary>
                 <pre className="mt-2 overflow-auto rounded bg-slate-50 p-3 text-xs">
                   {JSON.stringify(doc.components.schemas[op.requestBody.content["application/json"].schema.$ref.split("/").pop() as keyof typeof doc.components.schemas], null, 2)}
                 </pre>
@@ -51,7 +56,7 @@ export default async function ApiDocsPage() {
         )),
       )}
       <section className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 className="font-semibold">The order object</h2>
+        <h2 className="font-semibold">{t("orderObject")}</h2>
         <pre className="mt-2 overflow-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(doc.components.schemas.Order, null, 2)}</pre>
       </section>
     </div>

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
-import { requireTenantScope } from "@/lib/auth/scope";
+import { tenantScope } from "@/lib/auth/scope";
 import { previewBatch } from "@/lib/bulk/batches";
 import { MAX_BATCH_ORDERS, parseOrderNumbers } from "@/lib/bulk/parse-order-numbers";
 import { AppError } from "@/lib/errors";
@@ -11,10 +11,12 @@ import { AppError } from "@/lib/errors";
 const input = z.object({ tenant: z.string().min(1), text: z.string().max(1_000_000) });
 
 /** The dry run: what repair would do to each listed order. Also hands out the batch's id. */
-export const previewBulk = defineAction({ name: "bulk.preview", permission: "orders:bulk", input }, async ({ tenant, text }, { staff }) => {
-  await requireTenantScope(staff, tenant, `bulk-preview:${tenant}`);
-  const { orderNos, duplicates } = parseOrderNumbers(text);
-  if (orderNos.length === 0) throw new AppError("invalid-input", "Paste or upload at least one order number.");
-  if (orderNos.length > MAX_BATCH_ORDERS) throw new AppError("invalid-input", `At most ${MAX_BATCH_ORDERS} orders per batch; split the list.`);
-  return { batchId: randomUUID(), duplicates, rows: await previewBatch(tenant, orderNos) };
-});
+export const previewBulk = defineAction(
+  { name: "bulk.preview", permission: "orders:bulk", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
+  async ({ text }, { resource }) => {
+    const { orderNos, duplicates } = parseOrderNumbers(text);
+    if (orderNos.length === 0) throw new AppError("invalid-input", { kind: "batch-empty" });
+    if (orderNos.length > MAX_BATCH_ORDERS) throw new AppError("invalid-input", { kind: "batch-too-large", max: MAX_BATCH_ORDERS });
+    return { batchId: randomUUID(), duplicates, rows: await previewBatch(resource.tenantId, orderNos) };
+  },
+);

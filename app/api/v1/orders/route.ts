@@ -10,7 +10,7 @@ export const POST = apiRoute({ name: "v1.orders.create", input: createOrderBody 
   const placed = await placeOrder({ tenantId: caller.tenantId, ...input });
   const order = await getApiOrder(caller.tenantId, input.orderNo);
   if (placed.result === "conflict") {
-    return outcome(409, "conflict", `Order ${input.orderNo} already exists with a different ${placed.differences.join(", ")}.`, { order });
+    return outcome(409, "conflict", { kind: "order-differs", orderNo: input.orderNo, fields: placed.differences }, { order });
   }
   return NextResponse.json({ order }, { status: placed.result === "created" ? 201 : 200 });
 });

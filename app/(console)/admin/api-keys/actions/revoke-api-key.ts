@@ -4,12 +4,16 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { revokeApiKey } from "@/lib/api/keys";
 import { defineAction } from "@/lib/auth/action";
+import { apiKeyScope } from "@/lib/auth/scope";
 
 const input = z.object({ prefix: z.string().regex(/^[a-z0-9]{12}$/) });
 
-/** Revokes a key at once: its next call answers 401. */
-export const revokeApiKeyAction = defineAction({ name: "apikeys.revoke", permission: "apikeys:manage", input }, async ({ prefix }, { staff, actor }) => {
-  await revokeApiKey({ tenantIds: staff.tenantIds, prefix, actor });
-  revalidatePath("/admin/api-keys");
-  return { prefix };
-});
+/** Revokes a key of a tenant of the caller's at once: its next call answers 401. */
+export const revokeApiKeyAction = defineAction(
+  { name: "apikeys.revoke", permission: "apikeys:manage", input, scope: apiKeyScope((v: z.output<typeof input>) => v.prefix) },
+  async (_input, { actor, resource }) => {
+    const { revoked } = await revokeApiKey(resource, actor);
+    revalidatePath("/admin/api-keys");
+    return { prefix: resource.prefix, revoked };
+  },
+);

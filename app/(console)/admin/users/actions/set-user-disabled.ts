@@ -3,6 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
+import { staffUserScope } from "@/lib/auth/scope";
+import { administratorOf } from "@/lib/auth/staff-administrator";
 import { setStaffDisabled } from "@/lib/auth/users";
 
 const input = z.object({
@@ -13,12 +15,12 @@ const input = z.object({
 export type SetUserDisabledInput = z.input<typeof input>;
 
 export const setUserDisabled = defineAction(
-  { name: "users.set-disabled", permission: "users:manage", input },
-  async ({ id, disabled }, { actor }) => {
-    const { account, changed } = await setStaffDisabled(id, disabled, actor);
+  { name: "users.set-disabled", permission: "users:manage", input, scope: staffUserScope((v: z.output<typeof input>) => v.id) },
+  async ({ disabled }, { staff, resource }) => {
+    const { account, changed } = await setStaffDisabled(resource.id, disabled, administratorOf(staff));
     if (changed) {
       revalidatePath("/admin/users");
-      revalidatePath(`/admin/users/${id}`);
+      revalidatePath(`/admin/users/${resource.id}`);
     }
     return { email: account.email, disabled: account.disabledAt !== null, changed };
   },

@@ -6,19 +6,18 @@ import { GrantLineButton } from "@/components/orders/grant-line-form";
 import { RepairDeliveryButton } from "@/components/orders/repair-delivery-button";
 import { LineProgressList } from "@/components/orders/line-progress";
 import { LiveOrder } from "@/components/orders/live-order";
+import { EventName, ExceptionKindName, OutboxStatusName } from "@/components/orders/names";
 import { NextEvents } from "@/components/orders/next-events";
 import { StateBadge } from "@/components/orders/state-badge";
 import { StateDiagram } from "@/components/orders/state-diagram";
 import { Timeline } from "@/components/orders/timeline";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
-import { requireStaff } from "@/lib/auth/page";
+import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
 import { can, CONSOLE_EVENTS } from "@/lib/auth/permissions";
-import { inScope } from "@/lib/auth/scope";
-import { audit } from "@/lib/audit/record";
-import { actorOf } from "@/lib/auth/staff";
+import { orderScope } from "@/lib/auth/scope";
 import { formatMoney } from "@/lib/format";
-import { GRANTABLE_STATES } from "@/lib/orders/grants";
+import { GRANTABLE_STATES } from "@/lib/orders/grant-decision";
 import { availableEvents } from "@/lib/orders/machine";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 
@@ -26,18 +25,16 @@ type Props = { params: Promise<{ tenant: string; orderNo: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { orderNo } = await params;
-  return { title: `Order ${decodeURIComponent(orderNo)}` };
+  const t = await getTranslations("orderPage");
+  return { title: t("title", { orderNo: pathSegment(orderNo) }) };
 }
 
 export default async function OrderPage({ params }: Props) {
   const staff = await requireStaff("orders:view");
   const { tenant, orderNo: rawOrderNo } = await params;
-  const orderNo = decodeURIComponent(rawOrderNo);
-  if (!inScope(staff, tenant)) {
-    // Out of scope looks exactly like missing: ids cannot be probed across tenants.
-    await audit({ actor: actorOf(staff), action: "access.denied", target: `order:${tenant}/${orderNo}`, tenantId: tenant, detail: { reason: "tenant out of scope" } });
-    notFound();
-  }
+  const orderNo = pathSegment(rawOrderNo);
+  // Out of scope looks exactly like missing (and is audited): ids cannot be probed across tenants.
+  await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
   const detail = await getOrderDetail(tenant, orderNo);
   if (!detail) notFound();
   const { order } = detail;
@@ -92,7 +89,7 @@ export default async function OrderPage({ params }: Props) {
           <ul className="mt-2 space-y-1 text-sm">
             {detail.exceptions.map((e) => (
               <li key={e.id}>
-                <span className="font-mono">{e.kind}</span> {e.event ? <span className="font-mono">{e.event}</span> : null}{" "}
+                <ExceptionKindName kind={e.kind} /> {e.event ? <EventName event={e.event} /> : null}{" "}
                 {e.bizKey ? <span className="font-mono text-slate-600">{e.bizKey}</span> : null}{" "}
                 {e.amount !== null ? formatMoney(e.amount, order.currency) : ""} · <Time value={e.createdAt} />
               </li>
@@ -144,7 +141,7 @@ export default async function OrderPage({ params }: Props) {
                 <tr key={m.id}>
                   <td className="font-mono">{m.topic}</td>
                   <td>
-                    {m.status}
+                    <OutboxStatusName status={m.status} />
                     {m.lastError ? <span className="ml-1 text-xs text-red-700">({m.lastError})</span> : null}
                   </td>
                   <td className="tabular-nums">{m.attempts}</td>

@@ -1,22 +1,18 @@
 import { NextRequest } from "next/server";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/auth/permissions";
-import type { Staff } from "@/lib/auth/staff";
 import { EXPORT_PAGE_SIZE } from "@/lib/audit/queries/filters";
 import { getPool } from "@/lib/db/pool";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
+import { signInAs } from "@/lib/test/session";
 import { GET } from "./route";
 
-const session = vi.hoisted(() => ({ staff: null as Staff | null }));
-vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => session.staff }));
 
 useFreshDatabase();
 
-function as(role: Role, tenantIds = ["exp"]): void {
-  session.staff = { id: 1, email: `${role}@example.com`, name: role, role, tenantIds, locale: "en", tokenVersion: 0 };
-}
+const as = (role: Role, tenantIds: readonly string[] = ["exp"]) => signInAs(role, tenantIds);
 
 async function download(query = ""): Promise<{ response: Response; chunks: number; text: string }> {
   const response = await GET(new NextRequest(`http://localhost/api/console/audit/export${query}`), { params: Promise.resolve({}) });

@@ -1,22 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/auth/permissions";
-import type { Staff } from "@/lib/auth/staff";
 import { getPool } from "@/lib/db/pool";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
+import { signInAs } from "@/lib/test/session";
 import { grantLine } from "./grant-line";
 
-const session = vi.hoisted(() => ({ staff: null as Staff | null }));
-vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => session.staff }));
 
 useFreshDatabase();
 
-const as = (role: Role) => {
-  session.staff = { id: 1, email: `${role}@example.com`, name: role, role, tenantIds: ["comp"], locale: "en", tokenVersion: 0 };
-};
+const as = (role: Role) => signInAs(role, ["comp"]);
 
 beforeAll(() => ensureTenant(getPool(), tenantSpec("comp")));
 
@@ -35,7 +31,7 @@ describe("grantLine (compensating grant)", () => {
     expect([a, b].map((r) => (r.ok ? r.data.result : r.error.code)).sort()).toEqual(["applied", "duplicate"]);
 
     const over = await grantLine({ ...form, quantity: 2, grantKey: randomUUID() });
-    expect(over).toEqual({ ok: true, data: { result: "over-delivery", expected: 10, granted: 9, asked: 2 } });
+    expect(over).toEqual({ ok: true, data: { result: "refused", refusal: { kind: "over-delivery", sku: "gems-10", quantity: 10, granted: 9, requested: 2 } } });
 
     const { rows } = await getPool().query(`SELECT grant_id, quantity, actor, source, reason FROM grants WHERE order_id = $1`, [order.id]);
     expect(rows).toEqual([{ grant_id: `console:${key}`, quantity: 9, actor: "staff:ops@example.com", source: "console", reason: "lost in the outage" }]);

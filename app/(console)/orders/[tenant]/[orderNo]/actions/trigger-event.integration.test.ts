@@ -1,22 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/auth/permissions";
-import type { Staff } from "@/lib/auth/staff";
 import { getPool } from "@/lib/db/pool";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
+import { signInAs } from "@/lib/test/session";
 import { triggerEvent } from "./trigger-event";
 
-const session = vi.hoisted(() => ({ staff: null as Staff | null }));
-vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => session.staff }));
 
 useFreshDatabase();
 
-function as(role: Role, tenantIds = ["console"]): void {
-  session.staff = { id: 1, email: `${role}@example.com`, name: role, role, tenantIds, locale: "en", tokenVersion: 0 };
-}
+const as = (role: Role, tenantIds: readonly string[] = ["console"]) => signInAs(role, tenantIds);
 
 async function paidOrder() {
   const order = await createOrder(getPool(), { tenantId: "console", amount: 30_00 });
@@ -71,7 +67,7 @@ describe("triggerEvent (console actions)", () => {
 
     expect(result).toMatchObject({
       ok: true,
-      data: { result: "stale", reason: "expected version 1, but the order is at version 2", seenVersion: 1, version: 2, since: [{ event: "begin-delivery", from: "paid", to: "delivering", actor: "game:server" }] },
+      data: { result: "stale", refusal: { kind: "stale-version", expected: 1, actual: 2 }, seenVersion: 1, version: 2, since: [{ event: "begin-delivery", from: "paid", to: "delivering", actor: "game:server" }] },
     });
   });
 
@@ -89,7 +85,7 @@ describe("triggerEvent (console actions)", () => {
 
     as("ops");
     const short = await triggerEvent({ ...base, event: "begin-delivery", reason: " ok " });
-    expect(short).toMatchObject({ ok: false, error: { code: "invalid-input", fields: { reason: ["Give a reason of at least 5 characters."] } } });
+    expect(short).toMatchObject({ ok: false, error: { code: "invalid-input", fields: { reason: ["At least 5 characters."] } } });
 
     const { rows } = await getPool().query(`SELECT count(*)::int AS n FROM order_transitions WHERE order_id = $1`, [order.id]);
     expect(rows[0].n).toBe(1);

@@ -3,7 +3,7 @@ import { getPool } from "@/lib/db/pool";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
-import { completeDelivery } from "./complete-delivery";
+import { repairDelivery } from "./repair-delivery";
 import { grant } from "./grant";
 import { transit } from "./transit";
 
@@ -21,7 +21,7 @@ async function paidOrder() {
 }
 
 const repair = (orderNo: string) =>
-  completeDelivery({ tenantId: "repair", orderNo, actor: "staff:ops@example.com", source: "console", reason: "stuck after outage", keyPrefix: "repair" });
+  repairDelivery({ tenantId: "repair", orderNo, actor: "staff:ops@example.com", source: "console", reason: "stuck after outage", keyPrefix: "repair" });
 
 async function ledger(orderId: number) {
   const { rows } = await getPool().query(`SELECT sku, sum(quantity)::int AS total, count(*)::int AS rows FROM grants WHERE order_id = $1 GROUP BY sku ORDER BY sku`, [
@@ -32,7 +32,7 @@ async function ledger(orderId: number) {
 
 beforeAll(() => ensureTenant(getPool(), tenantSpec("repair")));
 
-describe("completeDelivery (repair delivery)", () => {
+describe("repairDelivery", () => {
   it("begins, grants every pending line and confirms; each step recorded", async () => {
     const order = await paidOrder();
 
@@ -67,7 +67,7 @@ describe("completeDelivery (repair delivery)", () => {
 
     expect(rerun).toMatchObject({ result: "completed" });
     expect(rerun.result === "completed" && rerun.steps.map((s) => s.step.kind)).toEqual(["grant", "confirm-delivery"]);
-    expect(again).toEqual({ result: "not-possible", nothingToDo: true, reason: "already delivered: nothing to do" });
+    expect(again).toEqual({ result: "not-possible", nothingToDo: true, problem: { kind: "already-delivered" } });
     expect(await ledger(order.id)).toEqual([
       { sku: "gems-300", total: 300, rows: 1 },
       { sku: "skin-7", total: 1, rows: 1 },
@@ -93,7 +93,7 @@ describe("completeDelivery (repair delivery)", () => {
 
   it("refuses orders that may not be delivered, saying why", async () => {
     const unpaid = await createOrder(getPool(), { tenantId: "repair", lines: LINES });
-    expect(await repair(unpaid.orderNo)).toEqual({ result: "not-possible", nothingToDo: false, reason: "not paid yet: nothing may be delivered" });
+    expect(await repair(unpaid.orderNo)).toEqual({ result: "not-possible", nothingToDo: false, problem: { kind: "not-paid" } });
     expect(await repair("NO-SUCH-ORDER")).toEqual({ result: "not-found" });
   });
 });

@@ -4,7 +4,7 @@ import { grant } from "@/lib/orders/grant";
 import { ORDER_STATES, TRANSITIONS, isOrderEvent, isOrderState, type OrderState } from "@/lib/orders/machine";
 import { transit } from "@/lib/orders/transit";
 import { useFreshDatabase } from "@/lib/test/database";
-import { seedDemo, SEEDED_TABLES, type SeedReport } from "./demo";
+import { seedDemo, SEEDED_TABLES, type SeedReport } from "./seed-demo";
 
 useFreshDatabase();
 

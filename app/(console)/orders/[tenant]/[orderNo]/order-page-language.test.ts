@@ -1,0 +1,253 @@
+// The order page in Chinese: every form, outcome, refusal and panel a console user can meet is
+// rendered (React's server renderer, no browser) and must contain no English outside data.
+//
+// What counts as data here, and so may stay in Latin letters:
+// - the facts of the fixtures, listed in DATA: order no, SKUs, line kinds, actors, tenant, channel
+//   ids and grant ids, currency codes (money itself is formatted for zh: ¥), the error reference;
+// - the order machine's contract names (states and events) — only inside a monospace element, which
+//   is how the page shows them beside their label (teams grep for `request-refund`, not its label);
+// - timestamps (<time>): the server paint is UTC ISO, the browser then writes them in the viewer's zone.
+// Everything else (text and aria-label/title/placeholder attributes) must not contain two Latin
+// letters in a row.
+import { createElement as h, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { NextIntlClientProvider } from "next-intl";
+import { describe, expect, it, vi } from "vitest";
+import { EventActions, EventDialog, EventOutcome } from "@/components/orders/event-actions";
+import { FailureNotice } from "@/components/orders/action-dialog";
+import { GrantDialog, GrantLineButton, GrantOutcome } from "@/components/orders/grant-line-form";
+import { LineProgressList } from "@/components/orders/line-progress";
+import { NextEvents } from "@/components/orders/next-events";
+import { RepairDeliveryButton, RepairDialog, RepairOutcome } from "@/components/orders/repair-delivery-button";
+import { StateDiagram } from "@/components/orders/state-diagram";
+import { Timeline } from "@/components/orders/timeline";
+import { AppError, type PublicError } from "@/lib/errors";
+import { toPublicError } from "@/lib/i18n/public-error";
+import type { Locale } from "@/lib/i18n/locales";
+import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
+import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
+import type { TransitionRecord } from "@/lib/orders/types";
+import type { FieldProblem, Refusal, RepairProblem } from "@/lib/problems";
+import en from "@/messages/en.json";
+import zh from "@/messages/zh.json";
+
+// The dialogs refresh the page when they close; nothing here closes one.
+vi.mock("next/navigation", async (original) => ({ ...(await original<object>()), useRouter: () => ({ refresh: () => undefined }) }));
+// Only their types and their presence as imports matter here: no request is sent.
+vi.mock("./actions/trigger-event", () => ({ triggerEvent: vi.fn() }));
+vi.mock("./actions/grant-line", () => ({ grantLine: vi.fn() }));
+vi.mock("./actions/repair-delivery", () => ({ repairDelivery: vi.fn() }));
+
+const ORDER_NO = "FZ20260314000042";
+const DATA = [ORDER_NO, "fangzhou", "gems-60", "skin-dragon", "stamina-5", "currency", "cosmetic", "stamina", "CNY", "USD"];
+DATA.push("staff:ops@example.com", "game:server", "channel:wechat", "wx-4200001", "rf-77001", "repair:gems-60:0", "console:5f0c");
+
+const REFUSALS: Readonly<Record<Refusal["kind"], Refusal | null>> = {
+  "terminal-state": { kind: "terminal-state", state: "closed", event: "pay" },
+  "illegal-event": { kind: "illegal-event", state: "delivered", event: "confirm-delivery", from: ["delivering"] },
+  "stale-state": { kind: "stale-state", expected: "created", actual: "paid" },
+  "stale-version": { kind: "stale-version", expected: 1, actual: 3 },
+  "amount-missing": { kind: "amount-missing" },
+  "amount-mismatch": { kind: "amount-mismatch", paid: 12_800, expected: 12_900, currency: "CNY" },
+  "lines-pending": { kind: "lines-pending", lines: [{ sku: "gems-60", granted: 2, expected: 6 }] },
+  "no-refund-rule": { kind: "no-refund-rule", lines: [{ sku: "stamina-5", kind: "stamina" }] },
+  "over-delivery": { kind: "over-delivery", sku: "gems-60", quantity: 6, granted: 4, requested: 3 },
+  "grant-not-allowed": { kind: "grant-not-allowed", state: "refunding" },
+  "unknown-sku": { kind: "unknown-sku", sku: "skin-dragon" },
+  "invalid-quantity": { kind: "invalid-quantity" },
+  // Not a console refusal: the console's forms make their own grant ids (`console:…`, `repair:…`);
+  // only an integration API client can send one with the reserved `refund:` prefix.
+  "reserved-grant-id": null,
+};
+const refusals = Object.values(REFUSALS).filter((r): r is Refusal => r !== null);
+
+const REPAIR_PROBLEMS: Readonly<Record<RepairProblem["kind"], readonly RepairProblem[]>> = {
+  "already-delivered": [{ kind: "already-delivered" }],
+  "not-paid": [{ kind: "not-paid" }],
+  "grants-closed": [{ kind: "grants-closed", state: "closed" }],
+  "repair-running": [{ kind: "repair-running" }],
+  "repair-step-refused": [
+    { kind: "repair-step-refused", step: "begin-delivery", refusal: { kind: "stale-state", expected: "paid", actual: "refunding" } },
+    { kind: "repair-step-refused", step: "grant", sku: "gems-60", refusal: { kind: "over-delivery", sku: "gems-60", quantity: 6, granted: 4, requested: 3 } },
+    { kind: "repair-step-refused", step: "confirm-delivery", refusal: { kind: "lines-pending", lines: [{ sku: "gems-60", granted: 4, expected: 6 }] } },
+  ],
+  "order-not-found": [{ kind: "order-not-found", orderNo: ORDER_NO }],
+};
+const repairProblems = Object.values(REPAIR_PROBLEMS).flat();
+
+const FIELD_PROBLEMS: Readonly<Record<FieldProblem["kind"], FieldProblem>> = {
+  required: { kind: "required" },
+  "too-short": { kind: "too-short", min: 5 },
+  "too-long": { kind: "too-long", max: 500 },
+  "too-small": { kind: "too-small", min: 1 },
+  "too-large": { kind: "too-large", max: 6 },
+  "not-a-number": { kind: "not-a-number" },
+  "not-whole": { kind: "not-whole" },
+  "invalid-email": { kind: "invalid-email" },
+  "invalid-choice": { kind: "invalid-choice", options: ["CNY", "USD"] },
+  "invalid-format": { kind: "invalid-format" },
+  "invalid-date": { kind: "invalid-date" },
+  "date-range-reversed": { kind: "date-range-reversed" },
+  "money-format": { kind: "money-format" },
+  "money-too-large": { kind: "money-too-large", max: 100_000_00, currency: "CNY" },
+  "duration-too-short": { kind: "duration-too-short", seconds: 30 },
+  "duration-too-long": { kind: "duration-too-long", seconds: 30 * 86_400 },
+  "password-too-long": { kind: "password-too-long", max: 72 },
+  "channel-key-required": { kind: "channel-key-required", event: "pay" },
+  "amount-required": { kind: "amount-required" },
+  "key-name-format": { kind: "key-name-format" },
+  "form-version-missing": { kind: "form-version-missing" },
+  "page-position-unknown": { kind: "page-position-unknown" },
+  invalid: { kind: "invalid" },
+};
+
+/** What the server actions answer when they refuse a submission, made by the real error edge. */
+function publicErrors(locale: Locale): PublicError[] {
+  const fields = Object.fromEntries(Object.entries(FIELD_PROBLEMS).map(([kind, problem]) => [`field-${kind}`, [problem]]));
+  const errors = [
+    new AppError("invalid-input", undefined, { fields }),
+    new AppError("forbidden", { kind: "event-not-for-role", event: "pay", roles: ["ops", "manager"] }),
+    new AppError("forbidden"),
+    new AppError("not-found", { kind: "order-not-found", orderNo: ORDER_NO }),
+    new Error("connection reset"),
+  ];
+  return errors.map((error) => toPublicError(error, "3f2a9c1e-7d44-4b0e-9a61-2c8d5e0f7b13", locale));
+}
+
+const at = new Date("2026-03-14T08:00:00Z");
+const transition = (id: number, event: TransitionRecord["event"], from: TransitionRecord["from"], to: TransitionRecord["to"], i: number): TransitionRecord => ({
+  id,
+  event,
+  from,
+  to,
+  bizKey: ["wx-4200001", "", "rf-77001", "console:5f0c"][i % 4]!,
+  actor: ["channel:wechat", "game:server", "staff:ops@example.com"][i % 3]!,
+  source: SOURCES[i % SOURCES.length]!,
+  reason: i % 2 === 0 ? "玩家反馈没有到账" : null,
+  at,
+});
+const HISTORY: TransitionRecord[] = [
+  transition(1, "pay", "created", "paid", 0),
+  transition(2, "begin-delivery", "paid", "delivering", 1),
+  transition(3, "confirm-delivery", "delivering", "delivered", 2),
+  transition(4, "request-refund", "delivered", "refunding", 3),
+  transition(5, "reject-refund", "refunding", "delivered", 4),
+  transition(6, "confirm-refund", "refunding", "refunded", 5),
+  transition(7, "close", "created", "closed", 6),
+];
+
+const LINES: OrderLineDetail[] = [
+  { sku: "gems-60", kind: "currency", expected: 6, granted: 4, reversed: 0, pending: 2, grants: [{ id: 1, sku: "gems-60", grantId: "repair:gems-60:0", quantity: 4, source: "console", actor: "staff:ops@example.com", reason: null, at }] },
+  { sku: "skin-dragon", kind: "cosmetic", expected: 1, granted: 1, reversed: 1, pending: 0, grants: [] },
+];
+
+/** Every view of the order page's forms and panels, as `[what, element]`. */
+function views(locale: Locale): [string, ReactNode][] {
+  const form = { tenant: "fangzhou", orderNo: ORDER_NO, version: 3, currency: "CNY", onClose: () => undefined };
+  return [
+    ...ORDER_STATES.flatMap((state): [string, ReactNode][] => [
+      [`next events from ${state}`, h(NextEvents, { state })],
+      [`diagram at ${state}`, h(StateDiagram, { state, previous: "delivered" })],
+      [`applied: ${state}`, h(EventOutcome, { outcome: { result: "applied", state, version: 4 } })],
+      [`duplicate: ${state}`, h(EventOutcome, { outcome: { result: "duplicate", state, version: 4 } })],
+    ]),
+    ["approval requested", h(EventOutcome, { outcome: { result: "approval-requested" } })],
+    ["approval pending", h(EventOutcome, { outcome: { result: "approval-pending" } })],
+    ...refusals.flatMap((refusal): [string, ReactNode][] => [
+      [`illegal: ${refusal.kind}`, h(EventOutcome, { outcome: { result: "illegal", refusal } })],
+      [`rejected: ${refusal.kind}`, h(EventOutcome, { outcome: { result: "rejected", refusal } })],
+      [`grant refused: ${refusal.kind}`, h(GrantOutcome, { outcome: { result: "refused", refusal } })],
+    ]),
+    ...(["stale-version", "stale-state"] as const).map((kind): [string, ReactNode] => [
+      `stale (${kind})`,
+      h(EventOutcome, { outcome: { result: "stale", refusal: REFUSALS[kind]!, seenVersion: 1, version: 3, since: HISTORY } }),
+    ]),
+    ["grant applied", h(GrantOutcome, { outcome: { result: "applied", quantity: 2 } })],
+    ["grant duplicate", h(GrantOutcome, { outcome: { result: "duplicate", quantity: 2 } })],
+    ["repair completed", h(RepairOutcome, { orderNo: ORDER_NO, result: { result: "completed", steps: REPAIR_STEPS } })],
+    ...repairProblems.flatMap((problem): [string, ReactNode][] => [
+      [`repair incomplete: ${problem.kind}`, h(RepairOutcome, { orderNo: ORDER_NO, result: { result: "incomplete", steps: REPAIR_STEPS, problem } })],
+      [`repair not possible: ${problem.kind}`, h(RepairOutcome, { orderNo: ORDER_NO, result: { result: "not-possible", problem, nothingToDo: false } })],
+    ]),
+    ["repair in progress", h(RepairOutcome, { orderNo: ORDER_NO, result: { result: "in-progress" } })],
+    ["repair not found", h(RepairOutcome, { orderNo: ORDER_NO, result: { result: "not-found" } })],
+    ...publicErrors(locale).map((error): [string, ReactNode] => [`failure: ${error.code}`, h(FailureNotice, { error, shownFields: new Set<string>() })]),
+    ...ORDER_EVENTS.map((event): [string, ReactNode] => [`${event} form`, h(EventDialog, { ...form, events: ORDER_EVENTS, event })]),
+    ["grant form", h(GrantDialog, { ...form, sku: "gems-60", pending: 2 })],
+    ["repair form", h(RepairDialog, form)],
+    ["action buttons", h("div", null, h(EventActions, { ...form, events: ORDER_EVENTS }), h(RepairDeliveryButton, form), h(GrantLineButton, { ...form, sku: "gems-60", pending: 2 }))],
+    ["timeline", h(Timeline, { transitions: HISTORY })],
+    ["empty timeline", h(Timeline, { transitions: [] })],
+    ["line progress", h(LineProgressList, { lines: LINES })],
+  ];
+}
+
+/** One of each step, answered with each answer transit() and grant() can give. */
+const STEP_ANSWERS = ["applied", "duplicate", "illegal", "stale", "rejected", "not-found", "invalid-state", "unknown-sku", "invalid-quantity", "over-delivery", "reserved-grant-id"];
+const REPAIR_STEPS = STEP_ANSWERS.flatMap((result) => [
+  { step: { kind: "begin-delivery" as const }, result },
+  { step: { kind: "grant" as const, sku: "gems-60", quantity: 2 }, result },
+  { step: { kind: "confirm-delivery" as const }, result },
+]);
+
+const MESSAGES = { en, zh } as const;
+
+function render(locale: Locale, node: ReactNode): string {
+  return renderToStaticMarkup(h(NextIntlClientProvider, { locale, messages: MESSAGES[locale], timeZone: "Asia/Shanghai", children: node }));
+}
+
+const MACHINE_NAMES = new Set<string>([...ORDER_STATES, ...ORDER_EVENTS]);
+const MONOSPACED = /<(span|text|code)\b[^>]*\bclass="[^"]*\bfont-mono\b[^"]*"[^>]*>([^<]*)<\/\1>/g;
+const ENTITIES: Readonly<Record<string, string>> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
+
+/** The words a reader would see or hear, with the data (see the top of this file) taken out. */
+function wordsOutsideData(html: string): string {
+  const marked = html
+    .replace(/<script\b[^>]*>.*?<\/script>/gs, " ")
+    .replace(/<time\b[^>]*>.*?<\/time>/gs, " ")
+    .replace(MONOSPACED, (element, _tag, name: string) => (MACHINE_NAMES.has(name) ? " " : element));
+  const spoken = [...marked.matchAll(/\s(?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map((m) => m[1]);
+  let text = `${marked.replace(/<[^>]*>/g, " ")} ${spoken.join(" ")}`.replace(/&#?\w+;/g, (e) => ENTITIES[e] ?? e);
+  for (const data of [...DATA].sort((a, b) => b.length - a.length)) text = text.split(data).join(" ");
+  return text.replace(/\s+/g, " ");
+}
+
+describe("the order page in Chinese", () => {
+  it("shows every form, outcome, refusal and panel without English outside data", () => {
+    const cases = views("zh");
+    const english = cases.flatMap(([what, node]) => {
+      const text = wordsOutsideData(render("zh", node));
+      const words = text.match(/[A-Za-z]{2,}/g);
+      return words ? [{ what, words: [...new Set(words)], text }] : [];
+    });
+    expect(english).toEqual([]);
+    // The views really rendered their words (a blank render would pass the check above).
+    const all = cases.map(([, node]) => wordsOutsideData(render("zh", node))).join(" ");
+    for (const phrase of ["已拒绝：明细", "订单已是已关闭", "× 2：会超发", "没有成功：部分输入无效。", "渠道支付交易号", "至少 5 个字符"]) expect(all).toContain(phrase);
+  });
+
+  it("gives every field of every form its own id, so two open forms never share one", () => {
+    const html = render("zh", h("div", null, ...views("zh").filter(([what]) => what.endsWith("form")).map(([, node]) => node)));
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.length).toBeGreaterThan(20);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+});
+
+describe("the order page in English", () => {
+  // The Playwright specs (e2e/console.spec.ts, e2e/ops.spec.ts) find these words and test ids.
+  it("keeps the words the end-to-end specs look for", () => {
+    const text = (node: ReactNode) => render("en", node).replace(/<[^>]*>/g, "");
+    expect(text(h(EventOutcome, { outcome: { result: "applied", state: "refunding", version: 4 } }))).toContain("Done: the order is now refunding");
+    expect(text(h(EventOutcome, { outcome: { result: "approval-requested" } }))).toContain("a manager has been asked to approve");
+    expect(text(h(GrantOutcome, { outcome: { result: "applied", quantity: 2 } }))).toBe("Granted 2.");
+    const eventForm = render("en", h(EventDialog, { tenant: "fangzhou", orderNo: ORDER_NO, version: 3, currency: "CNY", events: ORDER_EVENTS, event: "request-refund", onClose: () => undefined }));
+    expect(eventForm).toMatch(/<label[^>]*>Reason[^<]*<\/label>/);
+    expect(eventForm).toContain('data-testid="confirm-event"');
+    expect(eventForm).toMatch(/<button[^>]*>Cancel<\/button>/);
+    const grantForm = render("en", h(GrantDialog, { tenant: "fangzhou", orderNo: ORDER_NO, sku: "gems-60", pending: 2, onClose: () => undefined }));
+    expect(grantForm).toMatch(/<label[^>]*>Quantity[^<]*<\/label>/);
+    expect(grantForm).toMatch(/<button[^>]*type="submit"[^>]*>Confirm<\/button>/);
+    expect(text(h(GrantLineButton, { tenant: "fangzhou", orderNo: ORDER_NO, sku: "gems-60", pending: 2 }))).toBe("Grant");
+  });
+});

@@ -1,0 +1,88 @@
+// Why something was refused or is not valid, as data. The domain and the validators say *what* went
+// wrong with the facts that matter; the words are chosen at the edge, in the reader's language
+// (lib/i18n/describe-problem.ts: English for the API and the logs, the UI language in the console).
+// Pure types.
+import type { Role } from "@/lib/auth/permissions";
+import type { OrderEvent, OrderState } from "@/lib/orders/machine";
+
+export interface PendingLine {
+  readonly sku: string;
+  readonly granted: number;
+  readonly expected: number;
+}
+
+/** Why transit() or grant() refused a change: results, not errors (DESIGN.md). */
+export type Refusal =
+  | { readonly kind: "terminal-state"; readonly state: OrderState; readonly event: OrderEvent }
+  | { readonly kind: "illegal-event"; readonly state: OrderState; readonly event: OrderEvent; readonly from: readonly OrderState[] }
+  | { readonly kind: "stale-state"; readonly expected: OrderState; readonly actual: OrderState }
+  | { readonly kind: "stale-version"; readonly expected: number; readonly actual: number }
+  | { readonly kind: "amount-missing" }
+  | { readonly kind: "amount-mismatch"; readonly paid: number; readonly expected: number; readonly currency: string }
+  | { readonly kind: "lines-pending"; readonly lines: readonly PendingLine[] }
+  | { readonly kind: "no-refund-rule"; readonly lines: readonly { readonly sku: string; readonly kind: string }[] }
+  | { readonly kind: "over-delivery"; readonly sku: string; readonly quantity: number; readonly granted: number; readonly requested: number }
+  | { readonly kind: "grant-not-allowed"; readonly state: OrderState }
+  | { readonly kind: "unknown-sku"; readonly sku: string }
+  | { readonly kind: "invalid-quantity" }
+  | { readonly kind: "reserved-grant-id"; readonly prefix: string };
+
+/** Why repair delivery (or a bulk item) did nothing, or stopped. */
+export type RepairProblem =
+  | { readonly kind: "already-delivered" }
+  | { readonly kind: "not-paid" }
+  | { readonly kind: "grants-closed"; readonly state: OrderState }
+  | { readonly kind: "repair-running" }
+  | { readonly kind: "repair-step-refused"; readonly step: "begin-delivery" | "grant" | "confirm-delivery"; readonly sku?: string; readonly refusal: Refusal }
+  | { readonly kind: "order-not-found"; readonly orderNo: string };
+
+/** Why a request was refused before it reached the domain, or by a rule around it. */
+export type RequestProblem =
+  | { readonly kind: "not-found" }
+  | { readonly kind: "event-not-for-role"; readonly event: OrderEvent; readonly roles: readonly Role[] }
+  | { readonly kind: "email-taken"; readonly email: string }
+  | { readonly kind: "last-admin"; readonly email: string }
+  | { readonly kind: "cannot-disable-self" }
+  | { readonly kind: "unknown-tenants"; readonly tenants: readonly string[] }
+  | { readonly kind: "tenants-beyond-scope"; readonly tenants: readonly string[] }
+  | { readonly kind: "role-beyond-own"; readonly role: Role; readonly own: Role }
+  | { readonly kind: "settings-stale"; readonly tenant: string; readonly by: string | null; readonly at: string | null }
+  | { readonly kind: "own-refund-request" }
+  | { readonly kind: "approval-decided"; readonly status: string }
+  | { readonly kind: "batch-empty" }
+  | { readonly kind: "batch-too-large"; readonly max: number }
+  | { readonly kind: "key-name-taken"; readonly tenant: string; readonly name: string }
+  | { readonly kind: "api-key-required" }
+  | { readonly kind: "sign-in-invalid" }
+  | { readonly kind: "sign-in-locked"; readonly minutes: number }
+  | { readonly kind: "invalid-json" }
+  | { readonly kind: "order-differs"; readonly orderNo: string; readonly fields: readonly string[] };
+
+/** Why one field of a form or a request body is not valid. */
+export type FieldProblem =
+  | { readonly kind: "required" }
+  | { readonly kind: "too-short"; readonly min: number }
+  | { readonly kind: "too-long"; readonly max: number }
+  | { readonly kind: "too-small"; readonly min: number }
+  | { readonly kind: "too-large"; readonly max: number }
+  | { readonly kind: "not-a-number" }
+  | { readonly kind: "not-whole" }
+  | { readonly kind: "invalid-email" }
+  | { readonly kind: "invalid-choice"; readonly options: readonly string[] }
+  | { readonly kind: "invalid-format" }
+  | { readonly kind: "invalid-date" }
+  | { readonly kind: "date-range-reversed" }
+  | { readonly kind: "money-format" }
+  | { readonly kind: "money-too-large"; readonly max: number; readonly currency: string | null }
+  | { readonly kind: "duration-too-short"; readonly seconds: number }
+  | { readonly kind: "duration-too-long"; readonly seconds: number }
+  | { readonly kind: "password-too-long"; readonly max: number }
+  | { readonly kind: "channel-key-required"; readonly event: OrderEvent }
+  | { readonly kind: "amount-required" }
+  | { readonly kind: "key-name-format" }
+  | { readonly kind: "form-version-missing" }
+  | { readonly kind: "page-position-unknown" }
+  | { readonly kind: "invalid" };
+
+export type Problem = Refusal | RepairProblem | RequestProblem | FieldProblem;
+export type ProblemKind = Problem["kind"];

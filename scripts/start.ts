@@ -1,7 +1,8 @@
 // `npm start`: the one command. Opens the database (embedded PGlite when DATABASE_URL is unset),
 // migrates, seeds demo data into an empty embedded database, builds if the sources changed since
-// the last build, then serves the console on PORT (default 3000).
-import { spawn, type ChildProcess } from "node:child_process";
+// the last build, then serves the console on PORT (default 3000) and runs the worker (and, on the
+// embedded database, the simulator) beside it, restarting them if they exit.
+import { spawn, type SpawnOptions } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { migrate } from "@/lib/db/migrate";
 import { closePool, getPool } from "@/lib/db/pool";
 import { disconnectPrisma, getPrisma } from "@/lib/db/prisma";
 import { logger } from "@/lib/log";
+import { keepRunning } from "@/lib/process/supervise";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 
@@ -46,39 +48,33 @@ async function main(): Promise<void> {
 
   if (!dev && (await needsBuild())) await run("build", ["next", "build"]);
 
-  const children = [
-    serve(bin("next"), [dev ? "dev" : "start", "-p", port]),
-    // node itself rather than the tsx wrapper: a signal to the wrapper would not reach the worker.
-    serve(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/jobs/worker-main.ts"]),
-  ];
-  for (const child of children) {
-    child.once("exit", (code) => {
-      log.error({ code }, "a server process exited; stopping");
-      void stop("SIGTERM");
-    });
-  }
+  let stopping = false;
+  // The console is the one process that must be up: if it cannot start, or exits, stop everything.
+  const web = spawn(bin("next"), [dev ? "dev" : "start", "-p", port], childOptions());
+  const webEnded = (fields: object) => {
+    if (stopping) return;
+    log.error(fields, "the web server could not start or exited; stopping");
+    void stop("SIGTERM", 1);
+  };
+  web.once("exit", (code, signal) => webEnded({ code, signal }));
+  web.once("error", (error) => webEnded({ err: error }));
+  // The background processes are restarted with backoff when they exit (lib/process/supervise.ts).
+  // Node itself rather than the tsx wrapper: a signal to the wrapper would not reach the process.
+  const background = [keepRunning({ name: "worker", command: process.execPath, args: tsx("lib/jobs/worker-main.ts"), options: childOptions() }, { log })];
   // The embedded demo comes alive: simulated channels and game servers, through the API only.
-  // Optional: if it stops, the console goes on.
-  const simulator =
-    embedded && process.env.SIMULATOR !== "off"
-      ? serve(process.execPath, [
-          "--conditions=react-server",
-          "--import",
-          "tsx",
-          "lib/cli/main.ts",
-          "simulate",
-          "--rate",
-          process.env.SIMULATOR_RATE ?? "0.5",
-          "--minutes",
-          process.env.SIMULATOR_MINUTES ?? "240",
-        ])
-      : null;
-  log.info({ url: `http://localhost:${port}`, simulator: simulator !== null }, "console starting");
+  if (embedded && process.env.SIMULATOR !== "off") {
+    const traffic = ["simulate", "--rate", process.env.SIMULATOR_RATE ?? "0.5", "--minutes", process.env.SIMULATOR_MINUTES ?? "240"];
+    background.push(keepRunning({ name: "simulator", command: process.execPath, args: tsx("lib/cli/main.ts", ...traffic), options: childOptions() }, { log }));
+  }
+  log.info({ url: `http://localhost:${port}`, background: background.length }, "console starting");
 
-  async function stop(signal: NodeJS.Signals): Promise<void> {
-    for (const child of [...children, simulator]) child?.kill(signal);
+  async function stop(signal: NodeJS.Signals, exitCode = 0): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    web.kill(signal);
+    await Promise.all(background.map((child) => child.stop(signal)));
     await database.close();
-    process.exit(0);
+    process.exit(exitCode);
   }
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
@@ -103,13 +99,17 @@ function bin(name: string): string {
   return path.join(process.cwd(), "node_modules", ".bin", name);
 }
 
-function serve(command: string, args: string[]): ChildProcess {
-  return spawn(command, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+function childOptions(): SpawnOptions {
+  return { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } };
+}
+
+function tsx(...args: string[]): string[] {
+  return ["--conditions=react-server", "--import", "tsx", ...args];
 }
 
 function run(label: string, [name, ...args]: string[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(bin(name!), args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    const child = spawn(bin(name!), args, childOptions());
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${label} failed with exit code ${code}`))));
   }).then(() => writeStamp());
 }

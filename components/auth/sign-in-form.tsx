@@ -7,6 +7,7 @@ import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
+import { safeCallbackPath } from "@/lib/auth/safe-redirect";
 import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Problem } from "@/lib/problems";
@@ -45,7 +46,8 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       setError(refusal(result?.error));
       return;
     }
-    router.replace(callbackUrl);
+    // The page checked it already; checked again where it is used, so no other caller can skip it.
+    router.replace(safeCallbackPath(callbackUrl));
     router.refresh();
   }
 

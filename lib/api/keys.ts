@@ -115,6 +115,12 @@ export interface ApiCaller {
   readonly prefix: string;
 }
 
+/** The id part of a presented key, for the failure log (never the secret); null when it is not key-shaped. */
+export function presentedKeyPrefix(authorization: string): string | null {
+  const match = /^Bearer\s+oo_([a-z0-9]{12})_/i.exec(authorization);
+  return match ? match[1]!.toLowerCase() : null;
+}
+
 const callerRow = z.object({ tenantId: z.string(), name: z.string(), secretHash: z.string() });
 
 /** The caller behind `Authorization: Bearer <key>`, or null for a missing, malformed, unknown or revoked key. */

@@ -7,6 +7,7 @@ import { currentStaff } from "@/lib/auth/current-staff";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { resolveScope, type ScopeRule } from "@/lib/auth/scope";
 import { actorOf, type Staff } from "@/lib/auth/staff";
+import { RETRY_AFTER_SECONDS } from "@/lib/db/unavailable";
 import { AppError, HTTP_STATUS } from "@/lib/errors";
 import { browserLocale } from "@/lib/i18n/browser-locale";
 import type { Locale } from "@/lib/i18n/locales";
@@ -14,8 +15,9 @@ import { toPublicError } from "@/lib/i18n/public-error";
 import { logger } from "@/lib/log";
 import { findOrder } from "@/lib/orders/queries/find-order";
 import type { OrderSnapshot } from "@/lib/orders/types";
-import { fieldProblems } from "@/lib/validation";
-import { authenticateApiKey, type ApiCaller } from "./keys";
+import { fieldProblems, hasNul, nulProblems } from "@/lib/validation";
+import { authenticateApiRequest, withRetryAfter } from "./key-throttle";
+import type { ApiCaller } from "./keys";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -63,7 +65,7 @@ export function staffRoute<S extends z.ZodType, R>(
         throw new AppError("forbidden");
       }
       const input = await parseInput(spec.input, request);
-      const params = await context.params;
+      const params = await pathParams(context);
       const resource = await resolveScope(spec.scope, { params, input }, staff);
       const body = await handle({ staff, actor: actorOf(staff), resource, input, params, request, log });
       return body instanceof Response ? body : NextResponse.json(body);
@@ -96,22 +98,81 @@ export function apiRoute<S extends z.ZodType>(
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     const log = logger.child({ route: spec.name, requestId });
     try {
-      const caller = await authenticateApiKey(request.headers.get("authorization"));
-      if (!caller) throw new AppError("unauthenticated", { kind: "api-key-required" });
+      const caller = await authenticateApiRequest(request.headers);
+      const params = await pathParams(context);
       const input = await parseInput(spec.input, request);
       return await handle({
         caller,
         actor: `apikey:${caller.tenantId}/${caller.keyName}`,
         input,
-        params: await context.params,
+        params,
         request,
         log: log.child({ tenant: caller.tenantId }),
       });
     } catch (error) {
-      return errorResponse(error, requestId, log, "en");
+      return withRetryAfter(errorResponse(error, requestId, log, "en"), error);
     }
   };
   return Object.assign(handler, { auth: "api-key" as const });
+}
+
+/**
+ * A route handler's path parameters, as Next decoded them (it does, for route handlers; a malformed
+ * escape never gets this far: proxy.ts answers it 404). A NUL cannot name anything we store: 404.
+ */
+async function pathParams(context: { params?: Promise<Params> }): Promise<Params> {
+  // Routes without a dynamic segment get no params at all from Next.
+  const params = (await context.params) ?? {};
+  if (Object.values(params).some((v) => [v].flat().some(hasNul))) throw new AppError("not-found");
+  return params;
+}
+
+/** A route for integrators and for the console alike: any valid API key, or a staff session with the permission. */
+export type KeyOrStaffRouteHandler = Handler & { readonly auth: "api-key-or-staff"; readonly permission: Permission; readonly scopeKind: "none" };
+
+export interface KeyOrStaffRouteContext<T> {
+  /** Who is calling: the key's tenant, or the staff member. */
+  readonly caller: { readonly kind: "api-key"; readonly key: ApiCaller } | { readonly kind: "staff"; readonly staff: Staff };
+  readonly input: T;
+  readonly request: NextRequest;
+  readonly log: typeof logger;
+}
+
+/**
+ * The one way to write a route that both integrators and staff read — tenant-free by construction
+ * (no scope rule, no path parameters): the API's own description. A request that carries an
+ * Authorization header is judged by its key alone (a bad key is 401 even beside a live session, and
+ * counts towards the key throttle); otherwise by the staff session and the permission, as staffRoute.
+ */
+export function apiKeyOrStaffRoute<S extends z.ZodType>(
+  spec: { readonly name: string; readonly permission: Permission; readonly input: S },
+  handle: (ctx: KeyOrStaffRouteContext<z.output<S>>) => Promise<Response>,
+): KeyOrStaffRouteHandler {
+  const handler = async (request: NextRequest): Promise<Response> => {
+    const requestId = request.headers.get("x-request-id") ?? randomUUID();
+    const log = logger.child({ route: spec.name, requestId });
+    const byKey = request.headers.has("authorization");
+    let locale: Locale | undefined = byKey ? "en" : undefined;
+    try {
+      let caller: KeyOrStaffRouteContext<unknown>["caller"];
+      if (byKey) {
+        caller = { kind: "api-key", key: await authenticateApiRequest(request.headers) };
+      } else {
+        const staff = await currentStaff();
+        if (!staff) throw new AppError("unauthenticated");
+        locale = staff.locale;
+        if (!can(staff.role, spec.permission)) {
+          await audit({ actor: actorOf(staff), action: "access.denied", target: spec.name, detail: { permission: spec.permission } });
+          throw new AppError("forbidden");
+        }
+        caller = { kind: "staff", staff };
+      }
+      return await handle({ caller, input: await parseInput(spec.input, request), request, log });
+    } catch (error) {
+      return withRetryAfter(errorResponse(error, requestId, log, locale ?? (await browserLocale())), error);
+    }
+  };
+  return Object.assign(handler, { auth: "api-key-or-staff" as const, permission: spec.permission, scopeKind: "none" as const });
 }
 
 /** The order named by the path's {orderNo}, within the API key's tenant; else 404. */
@@ -129,6 +190,13 @@ async function parseInput<S extends z.ZodType>(schema: S, request: NextRequest):
 }
 
 export async function readInput(request: NextRequest): Promise<unknown> {
+  const input = await readRawInput(request);
+  const nul = nulProblems(input);
+  if (nul) throw new AppError("invalid-input", undefined, { fields: nul });
+  return input;
+}
+
+async function readRawInput(request: NextRequest): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(request.nextUrl.searchParams);
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) throw new AppError("unsupported-media-type");
@@ -146,6 +214,9 @@ export async function readInput(request: NextRequest): Promise<unknown> {
 export function errorResponse(error: unknown, requestId: string, log: typeof logger, locale: Locale, extra: Record<string, unknown> = {}): Response {
   const publicError = toPublicError(error, requestId, locale);
   if (publicError.code === "internal") log.error({ err: error }, "route failed");
+  if (publicError.code === "unavailable") log.warn({ err: error }, "database unavailable; answered 503");
   const { problem: _problem, ...shown } = publicError;
-  return NextResponse.json({ error: shown, ...extra }, { status: HTTP_STATUS[publicError.code] });
+  // Says when to come back, so integrators' clients retry the outage instead of failing the call.
+  const headers = publicError.code === "unavailable" ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined;
+  return NextResponse.json({ error: shown, ...extra }, { status: HTTP_STATUS[publicError.code], headers });
 }

@@ -1,7 +1,13 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { audit } from "@/lib/audit/record";
+import { servedOverHttps } from "@/lib/http/security-headers";
+import { logger } from "@/lib/log";
+import { clientAddress } from "./client-address";
+import { safeCallbackPath } from "./safe-redirect";
 import { authenticate } from "./sign-in";
+import { revokeSessions } from "./staff";
 
 /** Sessions are short: an idle console signs out within the hour. */
 export const SESSION_MAX_AGE_SECONDS = 60 * 60;
@@ -23,13 +29,9 @@ declare module "next-auth/jwt" {
   }
 }
 
-export function clientIp(headers: Record<string, string | string[] | undefined> | Headers | undefined): string | null {
-  const get = (name: string) =>
-    headers instanceof Headers ? headers.get(name) : ([headers?.[name]].flat()[0] ?? null);
-  return get("x-forwarded-for")?.split(",")[0]?.trim() || get("x-real-ip") || null;
-}
+type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 
-export const authOptions: NextAuthOptions = {
+const baseOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 5 * 60 },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/sign-in" },
@@ -40,7 +42,7 @@ export const authOptions: NextAuthOptions = {
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
-        const result = await authenticate(credentials?.email ?? "", credentials?.password ?? "", clientIp(req?.headers));
+        const result = await authenticate(credentials?.email ?? "", credentials?.password ?? "", clientAddress(req?.headers));
         // next-auth hands a thrown message to the sign-in page as `error`: the problem, as JSON, for
         // the page to word in the reader's language.
         if (!result.ok) throw new Error(JSON.stringify(result.problem));
@@ -62,5 +64,40 @@ export const authOptions: NextAuthOptions = {
       session.tokenVersion = token.tokenVersion;
       return session;
     },
+    // Wherever next-auth would send the browser (its callbackUrl parameter or cookie): this site only.
+    redirect({ url, baseUrl }) {
+      let path = url;
+      try {
+        const parsed = new URL(url);
+        path = parsed.origin === new URL(baseUrl).origin ? `${parsed.pathname}${parsed.search}${parsed.hash}` : "/";
+      } catch {
+        // Not absolute: a path, judged as one below.
+      }
+      return `${baseUrl}${safeCallbackPath(path)}`;
+    },
+  },
+  events: {
+    // A JWT session lives in the cookie, so clearing the cookie alone leaves every copy of it valid
+    // until it expires. Sign-out bumps token_version instead, which every request checks
+    // (loadActiveStaff): copies die at once. The price: it also ends the member's sessions in other
+    // browsers. A per-session deny list would spare those, but it needs a table read on every
+    // request and a sweeper for expired ids — for a staff console with hour-long sessions, "sign out
+    // means signed out everywhere" is the simpler promise, and the safer one on a shared machine.
+    async signOut({ token }) {
+      if (!token?.staffId) return;
+      const ended = await revokeSessions(token.staffId, token.tokenVersion);
+      if (!ended) return;
+      await audit({ actor: `staff:${token.email ?? token.staffId}`, action: "sign-out", target: token.email ?? null });
+      logger.info({ staffId: token.staffId }, "signed out; sessions revoked");
+    },
   },
 };
+
+/**
+ * next-auth's options for one request: the session cookie is `Secure` (and `__Secure-` named) when
+ * the request came over HTTPS. next-auth would only decide that from NEXTAUTH_URL, which the demo
+ * leaves unset — so behind an HTTPS proxy the cookie would travel without the flag.
+ */
+export function authOptionsFor(headers: HeaderBag): NextAuthOptions {
+  return { ...baseOptions, useSecureCookies: servedOverHttps(headers) };
+}

@@ -31,16 +31,22 @@ export function getPool(): pg.Pool {
     // When the server ends an idle connection (a restart, pg_terminate_backend, DROP DATABASE …
     // FORCE), pg-pool drops that client and emits "error" on the pool. Unheard, that event is an
     // uncaught exception that takes the whole process down; the next checkout simply reconnects.
-    pool.on("error", (error) => logger.warn({ err: error }, "idle database connection closed by the server"));
+    pool.on("error", (error) => logger.warn(lostConnection(error), "idle database connection closed by the server"));
     // The same event on a connection that is checked out (a transaction, a worker's claim) is
-    // emitted on the client, where pg-pool listens only while it is idle. The statement in flight
-    // fails with the error and its caller handles that; this only keeps the event from being fatal.
+    // emitted on the client, where pg-pool listens only while it is idle. The statement in flight,
+    // or the next one, fails with it and its caller logs and handles that (lib/db/unavailable.ts);
+    // this only keeps the event from being fatal.
     pool.on("connect", (client) => {
-      client.on("error", (error) => logger.warn({ err: error }, "database connection lost while in use"));
+      client.on("error", (error) => logger.debug(lostConnection(error), "database connection closed by the server"));
     });
     globalForPool.orderOpsPool = pool;
   }
   return globalForPool.orderOpsPool;
+}
+
+/** The log fields of a lost connection: not the error itself, which pg-pool hangs the whole client on. */
+function lostConnection(error: Error): { code: unknown; reason: string } {
+  return { code: (error as { code?: unknown }).code, reason: error.message };
 }
 
 export async function closePool(): Promise<void> {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { rows } from "@/lib/db/sql";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
@@ -9,7 +10,9 @@ import { useFreshDatabase } from "@/lib/test/database";
 import { MESSAGE_ID_HEADER } from "./signature";
 import { startReceiver, type Receiver } from "./test-receiver";
 import type { DeliveryReport } from "./delivery-coordinator";
-import { runWorker, type JobName } from "./worker";
+import { verifyChains } from "@/lib/audit/chain";
+import { sealCheckpoint } from "@/lib/audit/checkpoint";
+import { JOB_NAMES, runWorker, type JobName } from "./worker";
 
 useFreshDatabase();
 
@@ -28,7 +31,7 @@ afterAll(async () => {
 });
 
 describe("runWorker", () => {
-  it("runs all three jobs until aborted: expired orders close, paid ones are delivered, every event is relayed", async () => {
+  it("runs every job until aborted: expired orders close, paid ones are delivered, every event is relayed", async () => {
     const expired = await Promise.all(
       Array.from({ length: 5 }, () => createOrder(getPool(), { tenantId: "loop", createdAt: new Date(Date.now() - 3600_000) })),
     );
@@ -42,7 +45,7 @@ describe("runWorker", () => {
     const ran = new Set<JobName>();
     const controller = new AbortController();
 
-    const worker = runWorker({ signal: controller.signal, intervalMs: 20, onReport: (job) => ran.add(job) });
+    const worker = runWorker({ signal: controller.signal, intervalMs: 20, checkpointIntervalMs: 20, onReport: (job) => ran.add(job) });
 
     const states = () =>
       rows(
@@ -64,7 +67,10 @@ describe("runWorker", () => {
 
     controller.abort();
     await worker;
-    expect([...ran].sort()).toEqual(["delivery", "outbox-relay", "timeout-close"]);
+    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "timeout-close"]);
+    // The checkpoint sealed what the jobs wrote: nothing is left unverified.
+    expect(await verifyChains()).toMatchObject({ ok: true });
+    expect(await sealCheckpoint()).toMatchObject({ result: expect.stringMatching(/^(nothing-new|sealed)$/) });
     const hooks = receiver.requests.filter((r) => r.path === "/hooks");
     expect(new Set(hooks.map((r) => r.headers[MESSAGE_ID_HEADER])).size).toBe(25);
     expect(hooks).toHaveLength(25);
@@ -121,6 +127,57 @@ describe("runWorker", () => {
     // The run that did the work lost its claim connection and threw (it never reported), and the
     // loop lived on to run the job again.
     expect(delivery.every((r) => r.begun === 0 && r.confirmed === 0)).toBe(true);
+  });
+
+  it("every job whose statement's connection the server ends logs it, runs again on the next tick and finishes its work", async () => {
+    await ensureTenant(
+      getPool(),
+      tenantSpec("ended", { deliveryMode: "managed", grantEndpointUrl: `${receiver.url}/grants`, webhookUrl: `${receiver.url}/hooks` }),
+    );
+    const expired = await createOrder(getPool(), { tenantId: "ended", createdAt: new Date(Date.now() - 3600_000) });
+    const paid = await createOrder(getPool(), { tenantId: "ended" });
+    await transit({ orderId: paid.id, event: "pay", bizKey: `txn-${paid.id}`, amount: paid.amount, actor: "channel", source: "callback" });
+
+    // Every job's first statement on its table waits behind this lock — timeout close's and the
+    // coordinator's scans of orders, the relay's claim of outbox messages, the audit checkpoint's
+    // read of the chain heads — until the server ends the waiting connections, as a restart or
+    // pg_terminate_backend would.
+    const locker = await getPool().connect();
+    await locker.query("BEGIN");
+    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads IN ACCESS EXCLUSIVE MODE");
+    const failures: { job: JobName; error: unknown }[] = [];
+    const controller = new AbortController();
+    const worker = runWorker({
+      signal: controller.signal,
+      intervalMs: 20,
+      checkpointIntervalMs: 20,
+      onError: (job, error) => failures.push({ job, error }),
+    });
+    try {
+      const waiting = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      await expect.poll(async () => (await getPool().query(waiting)).rowCount, { timeout: 10_000 }).toBe(JOB_NAMES.length);
+      await getPool().query(`SELECT pg_terminate_backend(pid, 5000) FROM (${waiting}) x`);
+      await expect.poll(() => new Set(failures.map((f) => f.job)).size, { timeout: 10_000 }).toBe(JOB_NAMES.length);
+    } finally {
+      await locker.query("ROLLBACK");
+      locker.release();
+    }
+
+    const states = () =>
+      rows(getPool(), z.object({ id: z.number(), state: z.string() }), `SELECT id, state FROM orders WHERE id = ANY($1) ORDER BY id`, [[expired.id, paid.id]]);
+    await expect.poll(states, { timeout: 20_000 }).toEqual([
+      { id: expired.id, state: "closed" },
+      { id: paid.id, state: "delivered" },
+    ]);
+    const pending = () =>
+      rows(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM outbox_messages WHERE tenant_id = 'ended' AND status <> 'delivered'`);
+    await expect.poll(pending, { timeout: 20_000 }).toEqual([{ n: 0 }]);
+    controller.abort();
+    await worker;
+
+    // One failure per job, each the ended connection, and each job's loop lived on to do the work.
+    expect(failures.map((f) => f.job).sort()).toEqual([...JOB_NAMES].sort());
+    for (const { job, error } of failures) expect(isDatabaseUnavailable(error), `${job}: ${String(error)}`).toBe(true);
   });
 
   it("stops at once when aborted while idle", async () => {

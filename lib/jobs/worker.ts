@@ -2,31 +2,50 @@ import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import { getPool } from "@/lib/db/pool";
+import { sealCheckpoint } from "@/lib/audit/checkpoint";
+import { sweepDeliveryCases } from "@/lib/cases/settle";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logger } from "@/lib/log";
 import { coordinateDeliveries, type DeliveryReport } from "./delivery-coordinator";
 import { relayOutbox, type RelayReport } from "./outbox-relay";
 import { closeExpiredOrders, type TimeoutCloseReport } from "./timeout-close";
 
-export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay"] as const;
+export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
-export type JobReport = TimeoutCloseReport | DeliveryReport | RelayReport;
+/** The audit checkpoint's run, in numbers like the other jobs' reports. */
+export interface CheckpointCounts {
+  readonly chains: number;
+  readonly facts: number;
+  readonly broken: number;
+}
+/** The case sweep's run: goods cases closed because their order no longer owes anything. */
+export interface CaseSweepCounts {
+  readonly resolved: number;
+}
+export type JobReport = TimeoutCloseReport | DeliveryReport | RelayReport | CheckpointCounts | CaseSweepCounts;
 
 export interface WorkerOptions {
   /** Abort to stop: each job finishes the batch in hand, then the worker returns. */
   readonly signal: AbortSignal;
   /** The pause after a run that found nothing more to do. */
   readonly intervalMs?: number;
+  /** The pause between audit checkpoints (lib/audit/checkpoint.ts). Default one minute. */
+  readonly checkpointIntervalMs?: number;
   readonly relayBatchSize?: number;
   readonly fetch?: typeof globalThis.fetch;
   readonly pool?: pg.Pool;
   /** Called with every run's counts (benchmarks, tests). */
   readonly onReport?: (job: JobName, report: JobReport) => void;
+  /** Called with every run that threw, after it is logged (tests). */
+  readonly onError?: (job: JobName, error: unknown) => void;
 }
 
 const log = logger.child({ component: "worker" });
 
 /**
- * Runs the three background jobs until `signal` aborts. Each job has its own loop, so a long
+ * Runs the background jobs until `signal` aborts: timeout close, delivery, the outbox relay, the
+ * audit checkpoint (verify and seal what was written since the last one, once a minute), and the
+ * case sweep (goods cases whose order no longer owes anything are resolved by the system). Each job has its own loop, so a long
  * timeout-close backlog never holds up deliveries or webhooks: timeout close and the delivery
  * coordinator drain what is due and then pause; the relay goes again at once while its batches come
  * back full. A job that throws (database down) is logged and tried again after the pause.
@@ -47,6 +66,20 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       const report = await relayOutbox({ pool, fetch, batchSize: relayBatchSize });
       return { report, more: report.claimed === relayBatchSize };
     },
+    "audit-checkpoint": async () => {
+      const report = await sealCheckpoint(pool);
+      if (report.result === "sealed") return { report: { chains: report.chains, facts: report.facts, broken: 0 }, more: report.more };
+      return { report: { chains: 0, facts: 0, broken: report.result === "broken" ? 1 : 0 }, more: false };
+    },
+    cases: async () => ({ report: { resolved: await sweepDeliveryCases({ pool }) }, more: false }),
+  };
+  const pause: Record<JobName, number> = {
+    "timeout-close": options.intervalMs ?? 1000,
+    delivery: options.intervalMs ?? 1000,
+    "outbox-relay": options.intervalMs ?? 1000,
+    "audit-checkpoint": options.checkpointIntervalMs ?? 60_000,
+    // Goods cases close within seconds of the delivery that ends them; the sweep reads only active cases.
+    cases: options.intervalMs ?? 1000,
   };
 
   log.info({ intervalMs: options.intervalMs ?? 1000 }, "worker started");
@@ -60,9 +93,12 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
           options.onReport?.(job, run.report);
           if (Object.values(run.report).some((n: number) => n > 0)) log.info({ job, ...run.report }, "job ran");
         } catch (error) {
-          log.error({ err: error, job }, "job failed; trying again after the pause");
+          // A database that went away (a restart, a cut connection) is expected weather, not a bug.
+          if (isDatabaseUnavailable(error)) log.warn({ err: error, job }, "database unavailable; trying again after the pause");
+          else log.error({ err: error, job }, "job failed; trying again after the pause");
+          options.onError?.(job, error);
         }
-        if (!more) await sleep(options.intervalMs ?? 1000, undefined, { signal }).catch(() => undefined);
+        if (!more) await sleep(pause[job], undefined, { signal }).catch(() => undefined);
       }
     }),
   );

@@ -2,7 +2,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 import { english } from "@/lib/i18n/translator";
 import type { Problem } from "@/lib/problems";
-import type { OrderView } from "./schemas";
+import type { OrderView, RefundView } from "./schemas";
 
 /**
  * A domain result that is not a success: `{ error: { code, message }, result, refusal, ...fields }`
@@ -12,7 +12,7 @@ export function outcome(
   status: number,
   result: string,
   refusal: Problem,
-  fields: { order?: OrderView | null; guard?: string } = {},
+  fields: { order?: OrderView | null; guard?: string; refund?: RefundView } = {},
 ): Response {
   return NextResponse.json({ error: { code: result, message: sentence(english(refusal)) }, result, refusal, ...fields }, { status });
 }

@@ -1,7 +1,13 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/options";
+import type { NextRequest } from "next/server";
+import { authOptionsFor } from "@/lib/auth/options";
 
 // Sign-in itself: the one route that is open to anonymous callers (next-auth checks its own CSRF).
-const handler = NextAuth(authOptions);
+// The options are made per request: the session cookie is Secure when the request came over HTTPS.
+type Context = { params: Promise<{ nextauth: string[] }> };
+
+function handler(request: NextRequest, context: Context): Promise<Response> {
+  return NextAuth(request, context, authOptionsFor(request.headers));
+}
 
 export { handler as GET, handler as POST };

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { pathSegment } from "@/lib/auth/page";
+import { decodePathSegment, wellFormedPath } from "./path-segment";
+
+// Issue 11, items 6 and 7: pages get their path segments still percent-encoded (route handlers get
+// them decoded; checked against `next start`), so pages decode them here — once, safely.
+
+describe("path segments", () => {
+  it("decode once; a malformed escape or a NUL names nothing", () => {
+    expect(decodePathSegment("A%2FB")).toBe("A/B");
+    expect(decodePathSegment("%E4%B8%AD")).toBe("中");
+    expect(decodePathSegment("a%2525b")).toBe("a%25b");
+    expect(decodePathSegment("%E0%A4%A")).toBeNull();
+    expect(decodePathSegment("%ED%A0%80")).toBeNull();
+    expect(decodePathSegment("X-1%00")).toBeNull();
+    expect(decodePathSegment("X-1\u0000")).toBeNull();
+  });
+
+  it("a page's segment that names nothing is the not-found page", () => {
+    expect(pathSegment("XX%201")).toBe("XX 1");
+    for (const raw of ["%E0%A4%A", "%00", "X\u0000"]) expect(() => pathSegment(raw), raw).toThrow("NEXT_HTTP_ERROR_FALLBACK;404");
+  });
+
+  it("a request path is well formed when every escape decodes", () => {
+    expect(wellFormedPath("/orders/t/%E4%B8%AD")).toBe(true);
+    expect(wellFormedPath("/orders/t/%E0%A4%A")).toBe(false);
+    expect(wellFormedPath("/api/v1/orders/%ED%A0%80")).toBe(false);
+  });
+});

@@ -2,12 +2,13 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { actorSummary } from "@/lib/audit/queries/actor-summary";
 import { SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS, type AuditFilters } from "@/lib/audit/queries/filters";
+import { KindBadge } from "./audit-fact";
 
 function utc(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** Who changed how many orders, by event, over the filtered range. Rendered in its own Suspense boundary. */
+/** Who did how much, by kind of fact, over the filtered range. Rendered in its own Suspense boundary. */
 export async function ActorSummaryTable({
   scope,
   filters,
@@ -45,8 +46,8 @@ export async function ActorSummaryTable({
               <tr className="border-b border-slate-200 text-left text-slate-500">
                 <th scope="col" className="p-3 font-medium">{t("actor")}</th>
                 <th scope="col" className="p-3 text-right font-medium">{t("orders")}</th>
-                <th scope="col" className="p-3 text-right font-medium">{t("transitions")}</th>
-                <th scope="col" className="p-3 font-medium">{t("byEvent")}</th>
+                <th scope="col" className="p-3 text-right font-medium">{t("facts")}</th>
+                <th scope="col" className="p-3 font-medium">{t("byKind")}</th>
               </tr>
             </thead>
             <tbody>
@@ -58,12 +59,14 @@ export async function ActorSummaryTable({
                     </Link>
                   </td>
                   <td className="p-3 text-right font-medium tabular-nums">{row.orders.toLocaleString("en-US")}</td>
-                  <td className="p-3 text-right tabular-nums text-slate-600">{row.transitions.toLocaleString("en-US")}</td>
+                  <td className="p-3 text-right tabular-nums text-slate-600">{row.facts.toLocaleString("en-US")}</td>
                   <td className="p-3">
                     <ul className="flex flex-wrap gap-1.5">
-                      {row.byEvent.map((e) => (
-                        <li key={e.event} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">
-                          <span className="font-mono">{e.event}</span> <span className="tabular-nums">{t("eventCount", { orders: e.orders })}</span>
+                      {row.parts.map((part) => (
+                        <li key={`${part.log}:${part.what}`} className="flex items-center gap-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs">
+                          <KindBadge kind={part.kind} />
+                          <span className="font-mono">{part.what}</span>{" "}
+                          <span className="tabular-nums">{t("partCount", { facts: part.facts, orders: part.orders })}</span>
                         </li>
                       ))}
                     </ul>

@@ -1,14 +1,15 @@
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { AuditFilters, ParsedAuditSearch } from "@/lib/audit/queries/filters";
-import { AUDIT_KINDS, KNOWN_STAFF_ACTIONS, OFFERED_ORDER_EVENTS, REASON_FILTERS } from "@/lib/audit/queries/filters";
+import { MAX_NOTE_SEARCH, OFFERED_ORDER_EVENTS, REASON_FILTERS } from "@/lib/audit/queries/filters";
+import { ACTION_KINDS, actionsOfKind, AUDIT_KINDS, KNOWN_ACTIONS } from "@/lib/audit/queries/kinds";
 import type { TenantChoice } from "@/lib/audit/queries/tenant-choices";
 import { SOURCES } from "@/lib/orders/machine";
 
 /** A value for <input type="datetime-local">: the instant in UTC, to the second. */
-function utcInputValue(date: Date | undefined): string {
+export function utcInputValue(date: Date | undefined): string {
   return date ? date.toISOString().slice(0, 19) : "";
 }
 
@@ -16,7 +17,7 @@ function utcInputValue(date: Date | undefined): string {
  * The filters as a plain GET form: works without JavaScript, and the URL it makes is the one to
  * bookmark or paste into a ticket.
  */
-export async function AuditFilterForm({
+export function AuditFilterForm({
   filters,
   raw,
   tenants,
@@ -27,10 +28,24 @@ export async function AuditFilterForm({
   tenants: readonly TenantChoice[];
   actors: readonly string[];
 }) {
-  const t = await getTranslations("audit.filters");
-  const events = await getTranslations("event");
+  const t = useTranslations("audit.filters");
+  const kinds = useTranslations("audit.kinds");
+  const actions = useTranslations("audit.actions");
+  const events = useTranslations("event");
+  const sources = useTranslations("orderPage.sources");
+  const offered = new Set<string>([...OFFERED_ORDER_EVENTS, ...KNOWN_ACTIONS]);
   return (
     <form method="get" action="/audit" className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4" aria-label={t("label")}>
+      <Field label={t("kind")} htmlFor="filter-kind">
+        <Select id="filter-kind" name="kind" defaultValue={raw.kind ?? ""}>
+          <option value="">{t("allKinds")}</option>
+          {AUDIT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {kinds(k)}
+            </option>
+          ))}
+        </Select>
+      </Field>
       <Field label={t("actor")} htmlFor="filter-actor" hint={t("actorHint")}>
         <Input id="filter-actor" name="actor" defaultValue={raw.actor ?? ""} list="audit-actors" autoComplete="off" className="font-mono" />
         <datalist id="audit-actors">
@@ -39,37 +54,8 @@ export async function AuditFilterForm({
           ))}
         </datalist>
       </Field>
-      <Field label={t("event")} htmlFor="filter-event">
-        <Select id="filter-event" name="event" defaultValue={raw.event ?? ""}>
-          <option value="">{t("any")}</option>
-          <optgroup label={t("orderEvents")}>
-            {OFFERED_ORDER_EVENTS.map((e) => (
-              <option key={e} value={e}>
-                {e} · {events(e)}
-              </option>
-            ))}
-          </optgroup>
-          <optgroup label={t("staffActions")}>
-            {KNOWN_STAFF_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-            {raw.event && !(OFFERED_ORDER_EVENTS as readonly string[]).includes(raw.event) && !(KNOWN_STAFF_ACTIONS as readonly string[]).includes(raw.event) ? (
-              <option value={raw.event}>{raw.event}</option>
-            ) : null}
-          </optgroup>
-        </Select>
-      </Field>
-      <Field label={t("source")} htmlFor="filter-source" hint={t("sourceHint")}>
-        <Select id="filter-source" name="source" defaultValue={raw.source ?? ""}>
-          <option value="">{t("any")}</option>
-          {SOURCES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </Select>
+      <Field label={t("order")} htmlFor="filter-order" hint={t("orderHint")}>
+        <Input id="filter-order" name="order" defaultValue={raw.order ?? ""} autoComplete="off" className="font-mono" />
       </Field>
       <Field label={t("tenant")} htmlFor="filter-tenant">
         <Select id="filter-tenant" name="tenant" defaultValue={raw.tenant ?? ""}>
@@ -77,6 +63,38 @@ export async function AuditFilterForm({
           {tenants.map((tenant) => (
             <option key={tenant.id} value={tenant.id}>
               {tenant.name} ({tenant.id})
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label={t("event")} htmlFor="filter-event">
+        <Select id="filter-event" name="event" defaultValue={raw.event ?? ""}>
+          <option value="">{t("any")}</option>
+          <optgroup label={kinds("transition")}>
+            {OFFERED_ORDER_EVENTS.map((e) => (
+              <option key={e} value={e}>
+                {e} · {events(e)}
+              </option>
+            ))}
+          </optgroup>
+          {ACTION_KINDS.map((kind) => (
+            <optgroup key={kind} label={kinds(kind)}>
+              {actionsOfKind(kind).map((a) => (
+                <option key={a} value={a}>
+                  {a} · {actions(a)}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+          {raw.event && !offered.has(raw.event) ? <option value={raw.event}>{raw.event}</option> : null}
+        </Select>
+      </Field>
+      <Field label={t("source")} htmlFor="filter-source" hint={t("sourceHint")}>
+        <Select id="filter-source" name="source" defaultValue={raw.source ?? ""}>
+          <option value="">{t("any")}</option>
+          {SOURCES.map((s) => (
+            <option key={s} value={s}>
+              {s} · {sources(s)}
             </option>
           ))}
         </Select>
@@ -97,15 +115,8 @@ export async function AuditFilterForm({
           ))}
         </Select>
       </Field>
-      <Field label={t("kind")} htmlFor="filter-kind">
-        <Select id="filter-kind" name="kind" defaultValue={raw.kind ?? ""}>
-          <option value="">{t("bothKinds")}</option>
-          {AUDIT_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(`kinds.${k}`)}
-            </option>
-          ))}
-        </Select>
+      <Field label={t("text")} htmlFor="filter-text" hint={t("textHint")}>
+        <Input id="filter-text" name="text" type="search" maxLength={MAX_NOTE_SEARCH} defaultValue={raw.text ?? ""} autoComplete="off" />
       </Field>
       <div className="flex items-center gap-3 sm:col-span-2 lg:col-span-4">
         <Button type="submit">{t("apply")}</Button>

@@ -1,109 +1,83 @@
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { useTranslations } from "next-intl";
+import { Breakable } from "@/components/ui/breakable";
 import { Time } from "@/components/ui/time";
-import type { AuditRow } from "@/lib/audit/queries/audit-rows";
-import { formatMoney } from "@/lib/format";
+import type { AuditRow } from "@/lib/audit/queries/audit-row";
+import { AuditFact, FactOrigin } from "./audit-fact";
 
-function orderHref(tenant: string, orderNo: string): string {
+export function orderHref(tenant: string, orderNo: string): string {
   return `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`;
 }
 
-/** A staff action's target, as a link when it names an order ("order:tenant/orderNo"). */
-function Target({ target }: { target: string | null }) {
-  if (!target) return <span className="text-slate-400">—</span>;
+/** A fact's order as a link, or its target ("order:tenant/orderNo" is a link too). */
+function Subject({ row }: { row: AuditRow }) {
+  if (row.tenantId !== null && row.orderNo !== null) {
+    return (
+      <Link href={orderHref(row.tenantId, row.orderNo)} className="font-mono underline-offset-2 hover:underline">
+        <Breakable text={row.orderNo} />
+      </Link>
+    );
+  }
+  if (row.orderId !== null) return <span className="font-mono text-slate-500">#{row.orderId}</span>;
+  const target = row.log === "action" ? row.target : null;
+  if (!target) return <span className="text-slate-500">—</span>;
   const order = /^order:([^/]+)\/(.+)$/.exec(target);
   if (order) {
     return (
       <Link href={orderHref(order[1]!, order[2]!)} className="font-mono underline-offset-2 hover:underline">
-        {order[2]}
+        <Breakable text={order[2]!} />
       </Link>
     );
   }
-  return <span className="font-mono text-xs text-slate-600">{target}</span>;
+  return (
+    <span className="font-mono text-xs text-slate-600">
+      <Breakable text={target} />
+    </span>
+  );
 }
 
-/** Before → after for a change, or the detail as compact key: value pairs. */
-function Detail({ detail }: { detail: Readonly<Record<string, unknown>> }) {
-  // Money is stored in minor units; the settings audit row carries its currency.
-  const currency = detail.field === "refund_approval_amount" && typeof detail.currency === "string" ? detail.currency : null;
-  const show = (v: unknown) => (currency && typeof v === "number" ? formatMoney(v, currency) : typeof v === "string" ? v : JSON.stringify(v));
-  if ("before" in detail && "after" in detail) {
-    return (
-      <span className="font-mono text-xs">
-        {typeof detail.field === "string" ? <span className="text-slate-500">{detail.field}: </span> : null}
-        <span className="text-red-700 line-through decoration-red-300">{show(detail.before)}</span> →{" "}
-        <span className="text-emerald-800">{show(detail.after)}</span>
-      </span>
-    );
-  }
-  const text = Object.entries(detail)
-    .filter(([k]) => k !== "reason" && k !== "currency")
-    .map(([k, v]) => `${k}: ${show(v)}`)
-    .join(" · ");
-  return text ? <span className="font-mono text-xs text-slate-600">{text.length > 160 ? `${text.slice(0, 159)}…` : text}</span> : null;
-}
-
-export async function AuditTable({ rows, actorHref }: { rows: readonly AuditRow[]; actorHref: (actor: string) => string }) {
-  const t = await getTranslations("audit.table");
+/** The explorer's rows (and the security log's, with `showIp`), newest first. */
+export function AuditTable({ rows, actorHref, showIp = false }: { rows: readonly AuditRow[]; actorHref: (actor: string) => string; showIp?: boolean }) {
+  const t = useTranslations("audit.table");
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="w-full border-collapse text-sm" data-testid="audit-table">
         <caption className="sr-only">{t("caption")}</caption>
         <thead>
           <tr className="border-b border-slate-200 text-left text-slate-500">
-            <th scope="col" className="p-3 font-medium">{t("when")}</th>
+            <th scope="col" className="w-36 p-3 font-medium">{t("when")}</th>
             <th scope="col" className="p-3 font-medium">{t("tenant")}</th>
             <th scope="col" className="p-3 font-medium">{t("order")}</th>
             <th scope="col" className="p-3 font-medium">{t("what")}</th>
             <th scope="col" className="p-3 font-medium">{t("who")}</th>
-            <th scope="col" className="p-3 font-medium">{t("reason")}</th>
+            {showIp ? <th scope="col" className="p-3 font-medium">{t("ip")}</th> : null}
+            <th scope="col" className="min-w-56 p-3 font-medium">{t("reason")}</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.cursor} className="border-b border-slate-100 align-top last:border-0" data-kind={row.kind}>
-              <td className="whitespace-nowrap p-3 text-xs">
+            <tr key={row.cursor} className="border-b border-slate-100 align-top last:border-0" data-kind={row.kind ?? "action"}>
+              {/* The time wraps (date, then its age) rather than taking the width the reason needs at 1366 px. */}
+              <td className="w-36 p-3 text-xs">
                 <Time value={row.at} />
               </td>
-              <td className="p-3 font-mono text-xs">{row.tenantId}</td>
+              <td className="p-3 font-mono text-xs">{row.tenantId ?? <span className="text-slate-500">—</span>}</td>
               <td className="p-3">
-                {row.kind === "transition" ? (
-                  row.orderNo ? (
-                    <Link href={orderHref(row.tenantId, row.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                      {row.orderNo}
-                    </Link>
-                  ) : (
-                    <span className="font-mono text-slate-500">#{row.orderId}</span>
-                  )
-                ) : (
-                  <Target target={row.target} />
-                )}
+                <Subject row={row} />
               </td>
-              <td className="p-3">
-                {row.kind === "transition" ? (
-                  <>
-                    <span className="font-mono font-semibold">{row.event}</span>
-                    <div className="font-mono text-xs text-slate-600">
-                      {row.from} → {row.to}
-                    </div>
-                    {row.bizKey ? <div className="font-mono text-xs text-slate-400">bizKey {row.bizKey}</div> : null}
-                  </>
-                ) : (
-                  <>
-                    <span className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs font-semibold">{row.action}</span>
-                    <div className="mt-1">
-                      <Detail detail={row.detail} />
-                    </div>
-                  </>
-                )}
+              <td className="max-w-sm p-3">
+                <AuditFact row={row} />
               </td>
               <td className="p-3">
                 <Link href={actorHref(row.actor)} className="font-mono text-xs underline-offset-2 hover:underline" title={t("filterActor")}>
-                  {row.actor}
+                  <Breakable text={row.actor} />
                 </Link>
-                <div className="text-xs text-slate-500">{row.kind === "transition" ? row.source : t("staffAction")}</div>
+                <div className="mt-0.5 text-xs text-slate-500">
+                  <FactOrigin row={row} />
+                </div>
               </td>
-              <td className="max-w-xs p-3 text-slate-800">{row.reason ? <span className="whitespace-pre-wrap break-words">{row.reason}</span> : <span className="text-slate-400">—</span>}</td>
+              {showIp ? <td className="p-3 font-mono text-xs">{row.log === "action" && row.ip ? row.ip : <span className="text-slate-500">—</span>}</td> : null}
+              <td className="min-w-56 p-3 text-slate-800">{row.reason ? <span className="whitespace-pre-wrap break-words">{row.reason}</span> : <span className="text-slate-500">—</span>}</td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useLocale, useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition } from "react";
 import { previewBulk } from "@/app/(console)/bulk/actions/preview-bulk";
 import { runBulkChunk } from "@/app/(console)/bulk/actions/run-bulk-chunk";
 import { startBulk } from "@/app/(console)/bulk/actions/start-bulk";
@@ -35,6 +36,9 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
   const [items, setItems] = useState<readonly ItemRow[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, startTransition] = useTransition();
+  const [file, setFile] = useState<{ name: string; lines: number } | null>(null);
+  const fileId = useId();
+  const router = useRouter();
 
   function runPreview() {
     setError(null);
@@ -66,6 +70,8 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
       }
       const response = await fetch(`/api/console/bulk/${preview.batchId}`);
       if (response.ok) setItems(((await response.json()) as { items: ItemRow[] }).items);
+      // The past batches below (a server component) now include this one.
+      router.refresh();
     });
   }
 
@@ -88,18 +94,34 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
         <Field label={t("orders")} htmlFor="bulk-orders">
           <textarea id="bulk-orders" rows={6} value={text} onChange={(e) => setText(e.target.value)} className={`${TEXTAREA} font-mono`} />
         </Field>
-        <label className="block text-sm text-slate-700">
-          {t("upload")}{" "}
+        {/* The native control stays (keyboard, screen readers, drag and drop) but out of sight: its
+            label is the button, and the chosen file is said beside it in the UI's language. */}
+        <div className="flex flex-wrap items-center gap-3 text-sm">
+          <span className="text-slate-700">{t("upload")}</span>
           <input
+            id={fileId}
             type="file"
             accept=".csv,text/csv,text/plain"
-            className="text-sm"
+            className="peer sr-only"
+            data-testid="bulk-file"
             onChange={async (e) => {
-              const file = e.target.files?.[0];
-              if (file) setText(await file.text());
+              const chosen = e.target.files?.[0];
+              if (!chosen) return;
+              const content = await chosen.text();
+              setText(content);
+              setFile({ name: chosen.name, lines: content.split(/\r?\n/).filter((l) => l.trim() !== "").length });
             }}
           />
-        </label>
+          <label
+            htmlFor={fileId}
+            className="inline-flex cursor-pointer items-center rounded-md border border-slate-300 bg-white px-3 py-2 font-medium text-slate-900 hover:bg-slate-100 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-slate-900"
+          >
+            {t("chooseFile")}
+          </label>
+          <span className="text-slate-600" aria-live="polite">
+            {file ? t("fileChosen", { name: file.name, lines: file.lines }) : t("noFile")}
+          </span>
+        </div>
         <Button onClick={runPreview} disabled={busy || text.trim() === ""}>
           {busy && !preview ? t("previewing") : t("preview")}
         </Button>

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
 import { getPrisma } from "@/lib/db/prisma";
 import { isUniqueViolation } from "@/lib/db/retry";
 import { maybeOne } from "@/lib/db/sql";
@@ -18,7 +19,7 @@ import type { Refusal } from "@/lib/problems";
 /** Whether a console refund of this order needs a manager's approval (above the tenant's amount). */
 export async function refundNeedsApproval(order: Pick<OrderSnapshot, "tenantId" | "amount">): Promise<boolean> {
   const settings = await getPrisma().tenantSettings.findUnique({ where: { tenantId: order.tenantId }, select: { refundApprovalAmount: true } });
-  return settings !== null && order.amount > settings.refundApprovalAmount;
+  return settings !== null && order.amount > Number(settings.refundApprovalAmount);
 }
 
 export type RequestResult = { readonly result: "requested" | "duplicate" | "already-pending"; readonly id: number };
@@ -36,11 +37,26 @@ export async function requestRefundApproval(input: {
   if (same) return { result: "duplicate", id: Number(same.id) };
   const order = await prisma.order.findUniqueOrThrow({ where: { id: input.orderId }, select: { amount: true } });
   try {
-    const created = await prisma.refundApproval.create({
-      data: { ...input, amount: order.amount },
-      select: { id: true },
-    });
-    return { result: "requested", id: Number(created.id) };
+    // The request and its audit fact together: neither without the other.
+    const id = await transaction(
+      async (tx) => {
+        const created = await tx.prisma.refundApproval.create({ data: { ...input, amount: order.amount }, select: { id: true } });
+        await audit(
+          {
+            actor: input.requestedBy,
+            action: "approval.requested",
+            tenantId: input.tenantId,
+            orderId: input.orderId,
+            target: `approval:${created.id}`,
+            detail: { approvalId: Number(created.id), amount: Number(order.amount), reason: input.reason },
+          },
+          tx.prisma,
+        );
+        return Number(created.id);
+      },
+      { prisma: true },
+    );
+    return { result: "requested", id };
   } catch (error) {
     // The same form submitted twice at once: the twin's row is this request.
     const twin = await prisma.refundApproval.findUnique({ where: key, select: { id: true } });
@@ -74,7 +90,7 @@ export async function listPendingApprovals(tenantIds: readonly string[]): Promis
     id: Number(a.id),
     tenantId: a.tenantId,
     orderNo: a.order.orderNo,
-    amount: a.amount,
+    amount: Number(a.amount),
     currency: a.order.currency,
     state: a.order.state,
     requestedBy: a.requestedBy,
@@ -88,7 +104,7 @@ export type DecisionResult =
   | { readonly result: "rejected" }
   | { readonly result: "not-applied"; readonly refusal: Refusal };
 
-const pendingRow = z.object({ orderId: z.number(), requestedBy: z.string(), status: z.string(), request: z.string() });
+const pendingRow = z.object({ tenantId: z.string(), orderId: z.number(), requestedBy: z.string(), status: z.string(), request: z.string() });
 
 /**
  * Approve or reject a pending request, as one transaction: the request row is locked first, so of
@@ -105,7 +121,8 @@ export async function decideRefundApproval(input: { id: number; approve: boolean
       const approval = await maybeOne(
         tx.client,
         pendingRow,
-        `SELECT order_id AS "orderId", requested_by AS "requestedBy", status, reason AS request FROM refund_approvals WHERE id = $1 FOR UPDATE`,
+        `SELECT tenant_id AS "tenantId", order_id AS "orderId", requested_by AS "requestedBy", status, reason AS request
+         FROM refund_approvals WHERE id = $1 FOR UPDATE`,
         [input.id],
       );
       if (!approval) throw new AppError("not-found");
@@ -127,10 +144,27 @@ export async function decideRefundApproval(input: { id: number; approve: boolean
         decided = approvalOutcome(applied.result);
         if (decided.result === "not-applied") decisionReason = `approved, but the refund could not be requested: ${english(decided.refusal)}`;
       }
+      const status = decided.result === "approved" ? "approved" : "rejected";
       await tx.prisma.refundApproval.update({
         where: { id: input.id },
-        data: { status: decided.result === "approved" ? "approved" : "rejected", decidedBy: input.decidedBy, decisionReason, decidedAt: new Date() },
+        data: { status, decidedBy: input.decidedBy, decisionReason, decidedAt: new Date() },
       });
+      await audit(
+        {
+          actor: input.decidedBy,
+          action: status === "approved" ? "approval.approved" : "approval.rejected",
+          tenantId: approval.tenantId,
+          orderId: approval.orderId,
+          target: `approval:${input.id}`,
+          detail: {
+            approvalId: input.id,
+            requestedBy: approval.requestedBy,
+            reason: input.reason,
+            ...(decided.result === "not-applied" ? { refusal: decided.refusal } : {}),
+          },
+        },
+        tx.prisma,
+      );
       return decided;
     },
     { prisma: true },

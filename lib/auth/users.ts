@@ -170,7 +170,7 @@ function pick(account: StaffAccount, fields: readonly (keyof StaffAccount)[]): R
 
 export async function createStaffUser(input: NewStaffUser, by: StaffAdministrator): Promise<StaffAccount> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL_PATTERN.test(email)) throw invalidField("email", { kind: "invalid-email" });
+  if (!EMAIL_PATTERN.test(email) || email.length > 254) throw invalidField("email", { kind: "invalid-email" });
   const name = checkName(input.name);
   const role = checkRole(input.role);
   const tenantIds = normalizeTenants(input.tenantIds);

@@ -10,7 +10,7 @@ import { disconnectPrisma } from "@/lib/db/prisma";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
-import { batchSummary, createBatch, runBatchChunk } from "./batches";
+import { batchSummary, startBatch, runBatchChunk } from "./batches";
 
 // The embedded database (PGlite) runs one transaction at a time. A bulk run that held a transaction
 // open while repairs ran on other connections would wait on itself there forever; this proves a
@@ -48,7 +48,7 @@ describe("bulk compensation on the embedded database", () => {
       orderNos.push(order.orderNo);
     }
     const batchId = randomUUID();
-    await createBatch({ batchId, tenantId: "bulk-embedded", orderNos, reason: "outage on the demo", actor: "staff:ops@example.com" });
+    await startBatch({ batchId, tenantId: "bulk-embedded", orderNos, reason: "outage on the demo", actor: "staff:ops@example.com" });
 
     let handled = 0;
     while ((await batchSummary(batchId))!.counts.pending > 0) handled += await runBatchChunk({ batchId, actor: "staff:ops@example.com", limit: 20 });

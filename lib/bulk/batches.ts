@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { getPrisma } from "@/lib/db/prisma";
+import { audit } from "@/lib/audit/record";
+import { getPrisma, type PrismaTx } from "@/lib/db/prisma";
 import { rows } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { withClaimer } from "@/lib/jobs/claim";
@@ -53,18 +54,37 @@ export async function previewBatch(tenantId: string, orderNos: readonly string[]
   });
 }
 
-/** Records the batch and its items; the same batch id again adds nothing. */
-export async function createBatch(input: { batchId: string; tenantId: string; orderNos: readonly string[]; reason: string; actor: string }): Promise<void> {
+/**
+ * Starts a batch, as one transaction with its audit fact: records the batch and its items (the same
+ * batch id again adds nothing) and puts failed items back in line, so starting it again retries only
+ * what failed. The work itself runs in chunks (runBatchChunk).
+ */
+export async function startBatch(input: { batchId: string; tenantId: string; orderNos: readonly string[]; reason: string; actor: string }): Promise<void> {
   await transaction(
     async ({ prisma }) => {
-      const { count } = await prisma.bulkBatch.createMany({
+      const { count: created } = await prisma.bulkBatch.createMany({
         data: [{ id: input.batchId, tenantId: input.tenantId, createdBy: input.actor, reason: input.reason, total: input.orderNos.length }],
         skipDuplicates: true,
       });
-      if (count === 0) return;
-      await prisma.bulkBatchItem.createMany({
-        data: input.orderNos.map((orderNo, position) => ({ tenantId: input.tenantId, batchId: input.batchId, orderNo, position })),
+      if (created > 0) {
+        await prisma.bulkBatchItem.createMany({
+          data: input.orderNos.map((orderNo, position) => ({ tenantId: input.tenantId, batchId: input.batchId, orderNo, position })),
+        });
+      }
+      const { count: retried } = await prisma.bulkBatchItem.updateMany({
+        where: { batchId: input.batchId, status: "failed" },
+        data: { status: "pending", updatedAt: new Date() },
       });
+      await audit(
+        {
+          actor: input.actor,
+          action: "bulk.started",
+          tenantId: input.tenantId,
+          target: `bulk:${input.batchId}`,
+          detail: { batchId: input.batchId, orders: input.orderNos.length, reason: input.reason, ...(created === 0 ? { rerun: true, retried } : {}) },
+        },
+        prisma,
+      );
     },
     { prisma: true },
   );
@@ -78,8 +98,8 @@ export interface BatchSummary {
   readonly counts: Readonly<Record<ItemStatus, number>>;
 }
 
-export async function batchSummary(batchId: string): Promise<BatchSummary | null> {
-  const prisma = getPrisma();
+/** `prisma`: a transaction's, when the summary is read inside one (on the embedded database, another connection would wait for it). */
+export async function batchSummary(batchId: string, prisma: PrismaTx | ReturnType<typeof getPrisma> = getPrisma()): Promise<BatchSummary | null> {
   const [batch, groups] = await Promise.all([
     prisma.bulkBatch.findUnique({ where: { id: batchId }, select: { tenantId: true, reason: true, total: true } }),
     prisma.bulkBatchItem.groupBy({ by: ["status"], where: { batchId }, _count: { _all: true } }),
@@ -87,11 +107,6 @@ export async function batchSummary(batchId: string): Promise<BatchSummary | null
   if (!batch) return null;
   const counts = Object.fromEntries(ITEM_STATUSES.map((s) => [s, groups.find((g) => g.status === s)?._count._all ?? 0])) as Record<ItemStatus, number>;
   return { batchId, ...batch, counts };
-}
-
-/** Failed items go back to pending, so running the batch again retries them (and only them). */
-export async function retryFailed(batchId: string): Promise<void> {
-  await getPrisma().bulkBatchItem.updateMany({ where: { batchId, status: "failed" }, data: { status: "pending", updatedAt: new Date() } });
 }
 
 function itemOutcome(orderNo: string, result: RepairDeliveryResult): { status: ItemStatus; detail: ItemDetail } {
@@ -155,8 +170,34 @@ export async function runBatchChunk(input: { batchId: string; actor: string; lim
       });
       handled += count;
     }
+    if (handled > 0) await recordFinished(input.batchId, input.actor);
     return handled;
   });
+}
+
+/**
+ * The batch's "finished" audit fact, with its counts, once per run that drains it: under a lock per
+ * batch, written only when nothing is pending and the batch's last fact is its start.
+ */
+async function recordFinished(batchId: string, actor: string): Promise<void> {
+  await transaction(
+    async ({ client, prisma }) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`bulk-finished:${batchId}`]);
+      const summary = await batchSummary(batchId, prisma);
+      if (!summary || summary.counts.pending > 0) return;
+      const last = await prisma.auditEvent.findFirst({
+        where: { target: `bulk:${batchId}`, action: { in: ["bulk.started", "bulk.finished"] } },
+        orderBy: { id: "desc" },
+        select: { action: true },
+      });
+      if (last?.action !== "bulk.started") return;
+      await audit(
+        { actor, action: "bulk.finished", tenantId: summary.tenantId, target: `bulk:${batchId}`, detail: { batchId, total: summary.total, ...summary.counts } },
+        prisma,
+      );
+    },
+    { prisma: true },
+  );
 }
 
 export interface ItemRow {
@@ -175,4 +216,41 @@ export async function batchItems(batchId: string): Promise<ItemRow[]> {
     select: { position: true, orderNo: true, status: true, detail: true, updatedAt: true },
   });
   return items.map((i) => ({ ...i, status: z.enum(ITEM_STATUSES).parse(i.status), detail: i.detail as ItemDetail | string | null }));
+}
+
+export interface PastBatch {
+  readonly batchId: string;
+  readonly tenantId: string;
+  readonly createdBy: string;
+  readonly reason: string;
+  readonly total: number;
+  readonly createdAt: Date;
+  readonly counts: Readonly<Record<ItemStatus, number>>;
+}
+
+/**
+ * The newest batches of the caller's products with their results per status: what was done after
+ * which incident, by whom, and what is left (pending, failed). Two lookups: the batches by
+ * (tenant_id, created_at), their items' counts by the items' key (tenant_id, batch_id).
+ */
+export async function listBatches(tenantIds: readonly string[], limit = 20): Promise<PastBatch[]> {
+  if (tenantIds.length === 0) return [];
+  const prisma = getPrisma();
+  const batches = await prisma.bulkBatch.findMany({
+    where: { tenantId: { in: [...tenantIds] } },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: limit,
+    select: { id: true, tenantId: true, createdBy: true, reason: true, total: true, createdAt: true },
+  });
+  if (batches.length === 0) return [];
+  const groups = await prisma.bulkBatchItem.groupBy({
+    by: ["batchId", "status"],
+    where: { tenantId: { in: [...new Set(batches.map((b) => b.tenantId))] }, batchId: { in: batches.map((b) => b.id) } },
+    _count: { _all: true },
+  });
+  return batches.map(({ id, ...batch }) => ({
+    batchId: id,
+    ...batch,
+    counts: Object.fromEntries(ITEM_STATUSES.map((s) => [s, groups.find((g) => g.batchId === id && g.status === s)?._count._all ?? 0])) as Record<ItemStatus, number>,
+  }));
 }

@@ -1,6 +1,7 @@
 // `npm run cli -- <command>`: the operator's command line. Each command lives in its own file.
 import { Command } from "commander";
 import { registerApiKey } from "./apikey-command";
+import { registerAudit } from "./audit-command";
 import { registerMigrate } from "./migrate-command";
 import { registerSeed } from "./seed-command";
 import { registerSimulate } from "./simulate-command";
@@ -16,5 +17,6 @@ registerSeed(program);
 registerUser(program);
 registerApiKey(program);
 registerSimulate(program);
+registerAudit(program);
 
 await program.parseAsync(process.argv);

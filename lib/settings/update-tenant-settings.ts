@@ -4,14 +4,21 @@ import { audit } from "@/lib/audit/record";
 import { maybeOne, one } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
-import { assertNever } from "@/lib/orders/machine";
+import { assertNever, ORDER_EVENTS } from "@/lib/orders/machine";
+import { EXCEPTION_KINDS, type ExceptionKind } from "@/lib/orders/types";
+import { storedCannedReasons, type CannedReasons } from "./canned-reasons";
 import { DWELL_STATES, type DwellState } from "./durations";
 import { ISO_MICROS } from "./tenant-settings";
 
 export type SettingsChange =
   | { readonly field: "max_dwell_seconds"; readonly value: Readonly<Record<DwellState, number>> }
   | { readonly field: "unpaid_timeout_seconds"; readonly value: number }
-  | { readonly field: "refund_approval_amount"; readonly value: number };
+  | { readonly field: "refund_approval_amount"; readonly value: number }
+  | { readonly field: "canned_reasons"; readonly value: CannedReasons }
+  /** Per kind of case, how long it may wait (lib/cases): applies to cases filed from then on. */
+  | { readonly field: "case_sla_seconds"; readonly value: Readonly<Record<ExceptionKind, number>> }
+  /** Where signed webhooks go (the refund requests among them); null: nowhere. */
+  | { readonly field: "webhook_url"; readonly value: string | null };
 
 export type SettingsField = SettingsChange["field"];
 
@@ -24,6 +31,9 @@ const lockedRow = z.object({
   unpaidTimeoutSeconds: z.number(),
   maxDwellSeconds: z.record(z.string(), z.number()),
   refundApprovalAmount: z.number(),
+  cannedReasons: storedCannedReasons,
+  caseSlaSeconds: z.record(z.string(), z.number()),
+  webhookUrl: z.string().nullable(),
   currency: z.string(),
   matches: z.boolean(),
 });
@@ -51,6 +61,32 @@ function planChange(row: z.output<typeof lockedRow>, change: SettingsChange): { 
     case "refund_approval_amount":
       if (row.refundApprovalAmount === change.value) return null;
       return { assignment: `refund_approval_amount = $2`, value: change.value, before: row.refundApprovalAmount, after: change.value };
+    case "canned_reasons": {
+      // The form holds every event's list, so the whole object is written; the audit row names the
+      // events whose lists changed, each with its list before and after.
+      const changed = ORDER_EVENTS.filter((e) => (row.cannedReasons[e] ?? []).join("\n") !== (change.value[e] ?? []).join("\n"));
+      if (changed.length === 0) return null;
+      return {
+        assignment: `canned_reasons = $2::jsonb`,
+        value: JSON.stringify(change.value),
+        before: Object.fromEntries(changed.map((e) => [e, row.cannedReasons[e] ?? []])),
+        after: Object.fromEntries(changed.map((e) => [e, change.value[e] ?? []])),
+      };
+    }
+    case "case_sla_seconds": {
+      const changed = EXCEPTION_KINDS.filter((k) => row.caseSlaSeconds[k] !== change.value[k]);
+      if (changed.length === 0) return null;
+      const after = Object.fromEntries(changed.map((k) => [k, change.value[k]]));
+      return {
+        assignment: `case_sla_seconds = case_sla_seconds || $2::jsonb`,
+        value: JSON.stringify(after),
+        before: Object.fromEntries(changed.map((k) => [k, row.caseSlaSeconds[k] ?? null])),
+        after,
+      };
+    }
+    case "webhook_url":
+      if (row.webhookUrl === change.value) return null;
+      return { assignment: `webhook_url = $2`, value: change.value, before: row.webhookUrl, after: change.value };
     default:
       return assertNever(change);
   }
@@ -73,7 +109,8 @@ export async function updateTenantSettings(tenantId: string, expectedUpdatedAt: 
         client,
         lockedRow,
         `SELECT s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds", s.max_dwell_seconds AS "maxDwellSeconds",
-                s.refund_approval_amount AS "refundApprovalAmount", t.currency, s.updated_at = $2::timestamptz AS matches
+                s.refund_approval_amount AS "refundApprovalAmount", s.canned_reasons AS "cannedReasons",
+                s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl", t.currency, s.updated_at = $2::timestamptz AS matches
          FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 FOR UPDATE OF s`,
         [tenantId, expectedUpdatedAt],
       );

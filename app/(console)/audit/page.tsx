@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { Suspense } from "react";
 import { ActorSummaryTable } from "@/components/audit/actor-summary-table";
 import { AuditFilterForm } from "@/components/audit/audit-filter-form";
 import { AuditTable } from "@/components/audit/audit-table";
+import { ChainStatusLine } from "@/components/audit/chain-status";
+import { PageLinks } from "@/components/audit/page-links";
 import { Alert } from "@/components/ui/alert";
 import { listAuditRows } from "@/lib/audit/queries/audit-rows";
-import { encodeCursor } from "@/lib/audit/queries/cursor";
 import { filterQuery, PAGE_SIZE, parseAuditSearch } from "@/lib/audit/queries/filters";
 import { tenantChoices } from "@/lib/audit/queries/tenant-choices";
 import { requireStaff } from "@/lib/auth/page";
@@ -44,9 +44,12 @@ export default async function AuditPage({ searchParams }: Props) {
   return (
     <main className="space-y-6">
       <div className="flex flex-wrap items-end gap-4">
-        <div>
+        <div className="space-y-1">
           <h1 className="text-2xl font-semibold">{t("title")}</h1>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
+          <p className="max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
+          <Suspense fallback={null}>
+            <ChainStatusLine />
+          </Suspense>
         </div>
         {can(staff.role, "audit:export") && tenants.length > 0 ? (
           <a href={`/api/console/audit/export${filterQuery(raw)}`} className={`ml-auto ${LINK}`} data-testid="audit-export" download>
@@ -74,28 +77,14 @@ export default async function AuditPage({ searchParams }: Props) {
         </h2>
         {tenants.length === 0 ? (
           <p className="rounded border border-dashed border-slate-300 p-6 text-slate-600">{t("noScope")}</p>
+        ) : page.timedOut ? (
+          <Alert tone="error">{t("searchTooSlow")}</Alert>
         ) : page.rows.length === 0 ? (
           <p className="rounded border border-dashed border-slate-300 p-6 text-slate-600">{isFirstPage ? t("empty") : t("emptyPage")}</p>
         ) : (
           <AuditTable rows={page.rows} actorHref={actorHref} />
         )}
-        <nav aria-label={t("pages")} className="flex items-center gap-2">
-          {!isFirstPage ? (
-            <Link href={`/audit${filterQuery(raw)}`} className={LINK}>
-              {t("newest")}
-            </Link>
-          ) : null}
-          {page.newer ? (
-            <Link href={`/audit${filterQuery(raw, { before: encodeCursor(page.newer) })}`} className={LINK} rel="prev">
-              {t("newer")}
-            </Link>
-          ) : null}
-          {page.older ? (
-            <Link href={`/audit${filterQuery(raw, { after: encodeCursor(page.older) })}`} className={`ml-auto ${LINK}`} rel="next">
-              {t("older")}
-            </Link>
-          ) : null}
-        </nav>
+        <PageLinks page={page} isFirstPage={isFirstPage} href={(extra) => `/audit${filterQuery(raw, extra)}`} />
       </section>
 
       {tenants.length > 0 ? (

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { BulkCompensation } from "@/components/bulk/bulk-compensation";
+import { PastBatches } from "@/components/bulk/past-batches";
 import { requireStaff } from "@/lib/auth/page";
+import { listBatches } from "@/lib/bulk/batches";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("bulk"))("title") };
@@ -10,6 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function BulkPage() {
   const staff = await requireStaff("orders:bulk");
   const t = await getTranslations("bulk");
+  const batches = await listBatches(staff.tenantIds);
   return (
     <div className="space-y-4">
       <div>
@@ -17,6 +20,7 @@ export default async function BulkPage() {
         <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("intro")}</p>
       </div>
       <BulkCompensation tenants={staff.tenantIds} />
+      <PastBatches batches={batches} />
     </div>
   );
 }

@@ -2,7 +2,8 @@ import "server-only";
 import { csvLine, type Cell } from "@/lib/csv";
 import type { Logger } from "@/lib/log";
 import { assertNever } from "@/lib/orders/machine";
-import { listAuditRows, type AuditRow } from "./audit-rows";
+import type { AuditRow } from "./audit-row";
+import { listAuditRows } from "./audit-rows";
 import { EXPORT_PAGE_SIZE, type AuditFilters } from "./filters";
 import type { AuditCursor } from "./cursor";
 
@@ -20,14 +21,45 @@ export const AUDIT_CSV_HEADER = [
   "reason",
   "target",
   "detail",
+  "sku",
+  "quantity",
+  "grant_id",
+  "note",
+  "corrects_note",
 ] as const;
 
+/** One row's cells, in AUDIT_CSV_HEADER's order: every log fills the columns it has. */
 export function auditCsvCells(row: AuditRow): Cell[] {
-  switch (row.kind) {
+  const none = [null, null, null, null, null] as const;
+  switch (row.log) {
     case "transition":
-      return [row.at, row.kind, row.tenantId, row.orderNo, row.event, row.from, row.to, row.actor, row.source, row.bizKey, row.reason, null, null];
-    case "staff":
-      return [row.at, row.kind, row.tenantId, null, row.action, null, null, row.actor, null, null, row.reason, row.target, JSON.stringify(row.detail)];
+      return [row.at, row.kind, row.tenantId, row.orderNo, row.event, row.from, row.to, row.actor, row.source, row.bizKey, row.reason, null, null, ...none];
+    case "grant":
+      return [
+        row.at,
+        row.kind,
+        row.tenantId,
+        row.orderNo,
+        row.quantity < 0 ? "reversal" : "grant",
+        null,
+        null,
+        row.actor,
+        row.source,
+        null,
+        row.reason,
+        null,
+        null,
+        row.sku,
+        row.quantity,
+        row.grantId,
+        null,
+        null,
+      ];
+    case "note":
+      // The target names the note, so a correction's corrects_note can be followed in the file.
+      return [row.at, row.kind, row.tenantId, row.orderNo, "note", null, null, row.actor, null, null, null, `note:${row.id}`, null, null, null, null, row.body, row.correctsId === null ? null : `note:${row.correctsId}`];
+    case "action":
+      return [row.at, row.kind ?? "action", row.tenantId, row.orderNo, row.action, null, null, row.actor, null, null, row.reason, row.target, JSON.stringify(row.detail), ...none];
     default:
       return assertNever(row);
   }
@@ -68,6 +100,8 @@ export function auditCsvStream(options: {
             position: after ? { after } : {},
             limit: pageSize,
           });
+          // A note search stopped by its time bound: fail the download rather than end it short.
+          if (page.timedOut) throw new Error("audit export: the note search took too long");
           if (page.rows.length > 0) controller.enqueue(encoder.encode(page.rows.map((r) => csvLine(auditCsvCells(r))).join("")));
           rows += page.rows.length;
           if (page.older) after = page.older;

@@ -1,159 +1,59 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { one } from "@/lib/db/sql";
 import { SOURCES } from "@/lib/orders/machine";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { actorSummary } from "./actor-summary";
-import { auditPageQuery, listAuditRows, type AuditRow } from "./audit-rows";
-import type { AuditCursor } from "./cursor";
+import type { AuditRow } from "./audit-row";
+import { listAuditRows } from "./audit-rows";
+import { auditCsvCells, AUDIT_CSV_HEADER } from "./audit-csv";
 import { parseAuditSearch, type AuditFilters, type AuditPosition } from "./filters";
+import { AUDIT_KINDS } from "./kinds";
 import { tenantChoices } from "./tenant-choices";
+
+// What the explorer shows, on small exact fixtures: the four logs merged, each filter, the scope,
+// keyset pages. Query plans on large data: audit-plans.integration.test.ts.
 
 useFreshDatabase();
 
-// ---------------------------------------------------------------------------------------------
-// Plans: enough rows (and fresh statistics) that the planner's choice is the one production gets.
-
-const BULK = ["bulk-a", "bulk-b", "bulk-c"];
-const ORDERS_PER_TENANT = 2_000;
-const TRANSITIONS_PER_ORDER = 10;
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-const planNode: z.ZodType<PlanNode> = z.lazy(() =>
-  z.object({ "Node Type": z.string(), "Relation Name": z.string().optional(), "Index Name": z.string().optional(), Plans: z.array(planNode).optional() }),
-);
-const explained = z.object({ "QUERY PLAN": z.tuple([z.object({ Plan: planNode })]) });
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
-
-async function planOf(scope: readonly string[], filters: AuditFilters, position: AuditPosition = {}): Promise<PlanNode[]> {
-  const query = auditPageQuery({ scope, filters, position, limit: 50 });
-  if (!query) throw new Error("no query");
-  const { "QUERY PLAN": [{ Plan: plan }] } = await one(getPool(), explained, `EXPLAIN (FORMAT JSON) ${query.text}`, query.values);
-  return nodes(plan);
-}
-
-/** A position deep in the tenant's history: the row `depth` rows from the newest. */
-async function deepCursor(tenant: string, depth: number, actor?: string): Promise<AuditCursor> {
-  const { at, id } = await one(
-    getPool(),
-    z.object({ at: z.string(), id: z.number() }),
-    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, id FROM order_transitions
-     WHERE tenant_id = $1 AND ($2::text IS NULL OR actor = $2) ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT 1`,
-    [tenant, actor ?? null, depth],
-  );
-  return { at, kind: "transition", id };
-}
-
-function transitionScans(plan: PlanNode[]): PlanNode[] {
-  return plan.filter((n) => n["Relation Name"] === "order_transitions");
-}
-
-beforeAll(async () => {
-  const pool = getPool();
-  for (const id of BULK) await ensureTenant(pool, tenantSpec(id));
-  await pool.query(
-    `INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state)
-     SELECT t, t || '-' || n, 'p-' || (n % 97), 600, 'CNY', 'delivered' FROM unnest($1::text[]) t, generate_series(1, $2::int) n`,
-    [BULK, ORDERS_PER_TENANT],
-  );
-  await pool.query(
-    `INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason, created_at)
-     SELECT o.tenant_id, o.id, 'pay', 'created', 'paid', 'k' || k,
-            CASE WHEN (o.id + k) % 9 = 0 THEN 'staff:ops@example.com' ELSE 'channel:wechat' END,
-            'callback', NULL, timestamptz '2026-11-01 00:00Z' - ((o.id * $2::int + k) * interval '1 minute')
-     FROM orders o, generate_series(1, $2::int) k WHERE o.tenant_id = ANY($1)`,
-    [BULK, TRANSITIONS_PER_ORDER],
-  );
-  await pool.query(`ANALYZE orders, order_transitions, audit_events`);
-});
-
-describe("audit explorer query plans (no sequential scan of order_transitions)", () => {
-  const cases: { name: string; filters: AuditFilters; index: string; deep?: boolean }[] = [
-    { name: "first page", filters: {}, index: "order_transitions_tenant_id_created_at_id_idx" },
-    { name: "deep keyset page", filters: {}, index: "order_transitions_tenant_id_created_at_id_idx", deep: true },
-    { name: "first page, actor filter", filters: { actor: "staff:ops@example.com" }, index: "order_transitions_tenant_id_actor_created_at_id_idx" },
-    {
-      name: "deep keyset page, actor filter",
-      filters: { actor: "staff:ops@example.com" },
-      index: "order_transitions_tenant_id_actor_created_at_id_idx",
-      deep: true,
-    },
-  ];
-
-  for (const scope of [["bulk-a"], BULK]) {
-    for (const c of cases) {
-      it(`${c.name}, ${scope.length} tenant(s) in scope: ${c.index}`, async () => {
-        const position: AuditPosition = c.deep ? { after: await deepCursor("bulk-a", c.filters.actor ? 1_500 : 15_000, c.filters.actor) } : {};
-        const plan = await planOf(scope, c.filters, position);
-        const scans = transitionScans(plan);
-        expect(scans.length).toBeGreaterThan(0);
-        expect(scans.filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
-        expect(scans.map((n) => n["Index Name"])).toEqual(scans.map(() => c.index));
-      });
-    }
-  }
-
-  it("a time range and the other filters still read through an index", async () => {
-    const plan = await planOf(BULK, {
-      event: "pay",
-      source: "callback",
-      reason: "without",
-      from: new Date("2026-10-01T00:00:00Z"),
-      to: new Date("2026-10-15T00:00:00Z"),
-    });
-    expect(transitionScans(plan).filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
-  });
-
-  it("the per-actor summary reads through an index", async () => {
-    const summary = await actorSummary(["bulk-a"], { from: new Date("2026-10-25T00:00:00Z"), to: new Date("2026-11-01T00:00:00Z") }, new Date("2026-11-02T00:00:00Z"));
-    expect(summary.status).toBe("ok");
-    const { "QUERY PLAN": [{ Plan: plan }] } = await one(
-      getPool(),
-      explained,
-      `EXPLAIN (FORMAT JSON) SELECT ot.actor FROM unnest($1::text[]) AS s(tenant_id)
-       CROSS JOIN LATERAL (SELECT ot.actor FROM order_transitions ot WHERE ot.tenant_id = s.tenant_id AND ot.created_at >= $2 AND ot.created_at < $3) ot`,
-      [["bulk-a"], new Date("2026-10-25T00:00:00Z"), new Date("2026-11-01T00:00:00Z")],
-    );
-    const scans = transitionScans(nodes(plan));
-    expect(scans.filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// What the explorer shows: small, exact fixtures.
-
 const T0 = new Date("2026-11-20T10:00:00.000Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
-let orderA1: { id: number; orderNo: string };
-let orderA2: { id: number; orderNo: string };
-let orderB1: { id: number; orderNo: string };
-let orderOut: { id: number; orderNo: string };
+type Order = { id: number; orderNo: string };
+let orderA1: Order;
+let orderA2: Order;
+let orderB1: Order;
+let orderOut: Order;
 
-async function transition(order: { id: number }, tenant: string, event: string, seconds: number, extra: { actor?: string; source?: string; reason?: string | null; bizKey?: string } = {}) {
+async function transition(order: Order, tenant: string, event: string, seconds: number, extra: { actor?: string; source?: string; reason?: string | null } = {}) {
   await getPool().query(
     `INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason, created_at)
      VALUES ($1, $2, $3, 'paid', 'delivering', $4, $5, $6, $7, $8)`,
-    [tenant, order.id, event, extra.bizKey ?? `${event}-${seconds}`, extra.actor ?? "game:server", extra.source ?? "api", extra.reason ?? null, at(seconds)],
+    [tenant, order.id, event, `${event}-${seconds}`, extra.actor ?? "game:server", extra.source ?? "api", extra.reason ?? null, at(seconds)],
   );
 }
 
-async function staffAction(tenant: string | null, action: string, seconds: number, detail: Record<string, unknown> = {}, actor = "staff:boss@example.com") {
-  await getPool().query(`INSERT INTO audit_events (tenant_id, actor, action, target, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+async function grantRow(order: Order, tenant: string, seconds: number, g: { grantId: string; quantity: number; source: string; actor: string; reason: string }) {
+  await getPool().query(
+    `INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason, created_at) VALUES ($1, $2, 'gems-60', $3, $4, $5, $6, $7, $8)`,
+    [tenant, order.id, g.grantId, g.quantity, g.source, g.actor, g.reason, at(seconds)],
+  );
+}
+
+async function note(order: Order, tenant: string, seconds: number, body: string, correctsId: number | null = null): Promise<number> {
+  const { rows } = await getPool().query<{ id: number }>(
+    `INSERT INTO order_notes (tenant_id, order_id, author, body, corrects_id, created_at) VALUES ($1, $2, 'staff:agent@example.com', $3, $4, $5) RETURNING id`,
+    [tenant, order.id, body, correctsId, at(seconds)],
+  );
+  return rows[0]!.id;
+}
+
+async function action(tenant: string | null, name: string, seconds: number, detail: Record<string, unknown> = {}, extra: { actor?: string; order?: Order } = {}) {
+  await getPool().query(`INSERT INTO audit_events (tenant_id, order_id, actor, action, target, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
     tenant,
-    actor,
-    action,
+    extra.order?.id ?? null,
+    extra.actor ?? "staff:boss@example.com",
+    name,
     tenant ? `tenant:${tenant}` : "staff:someone@example.com",
     JSON.stringify(detail),
     at(seconds),
@@ -163,10 +63,25 @@ async function staffAction(tenant: string | null, action: string, seconds: numbe
 const SCOPE = ["shop-a", "shop-b"];
 
 async function everything(filters: AuditFilters, scope = SCOPE): Promise<readonly AuditRow[]> {
-  return (await listAuditRows({ scope, filters, limit: 1_000 })).rows;
+  const page = await listAuditRows({ scope, filters, limit: 1_000 });
+  expect(page.timedOut).toBe(false);
+  return page.rows;
 }
 
-const label = (r: AuditRow) => (r.kind === "transition" ? `${r.tenantId}:${r.event}@${r.at.slice(11, 19)}` : `${r.tenantId}:${r.action}@${r.at.slice(11, 19)}`);
+function what(r: AuditRow): string {
+  switch (r.log) {
+    case "transition":
+      return r.event;
+    case "grant":
+      return `${r.quantity < 0 ? "reversal" : "grant"}:${r.sku}`;
+    case "note":
+      return r.correctsId === null ? "note" : "note-correction";
+    case "action":
+      return r.action;
+  }
+}
+const label = (r: AuditRow) => `${r.tenantId}:${what(r)}@${r.at.slice(14, 19)}`;
+const labels = async (filters: AuditFilters, scope = SCOPE) => (await everything(filters, scope)).map(label);
 
 beforeAll(async () => {
   const pool = getPool();
@@ -175,6 +90,8 @@ beforeAll(async () => {
   orderA2 = await createOrder(pool, { tenantId: "shop-a", orderNo: "A-2" });
   orderB1 = await createOrder(pool, { tenantId: "shop-b", orderNo: "B-1" });
   orderOut = await createOrder(pool, { tenantId: "shop-out", orderNo: "OUT-1" });
+  const sameA = await createOrder(pool, { tenantId: "shop-a", orderNo: "SAME-1" });
+  const sameB = await createOrder(pool, { tenantId: "shop-b", orderNo: "SAME-1" });
 
   await transition(orderA1, "shop-a", "pay", 0, { actor: "channel:wechat", source: "callback" });
   await transition(orderA1, "shop-a", "begin-delivery", 10);
@@ -183,73 +100,129 @@ beforeAll(async () => {
   await transition(orderA1, "shop-a", "request-refund", 30, { actor: "staff:agent@example.com", source: "console", reason: "player asked" });
   await transition(orderA2, "shop-a", "close", 40, { actor: "system:timeout-close", source: "job", reason: "" });
   await transition(orderOut, "shop-out", "pay", 25, { actor: "channel:wechat", source: "callback" });
+  await transition(sameA, "shop-a", "pay", 50, { actor: "channel:wechat", source: "callback" });
+  await transition(sameB, "shop-b", "pay", 51, { actor: "channel:wechat", source: "callback" });
+
+  await grantRow(orderA1, "shop-a", 12, { grantId: "console:k1", quantity: 10, source: "console", actor: "staff:ops@example.com", reason: "lost in the 14:00 outage" });
+  await grantRow(orderA1, "shop-a", 45, { grantId: "refund:rf-1", quantity: -10, source: "callback", actor: "channel:wechat", reason: "revoke: refund confirmed" });
+  await grantRow(orderOut, "shop-out", 13, { grantId: "console:k2", quantity: 5, source: "console", actor: "staff:ops@example.com", reason: "out of scope" });
+
+  const first = await note(orderA2, "shop-a", 15, "Player called: says the gems never arrived");
+  await note(orderA2, "shop-a", 16, "Correction: it was the skin, not the GEMS", first);
+  await note(orderB1, "shop-b", 17, "Gems arrived late, 100% sure");
+  await note(orderOut, "shop-out", 18, "gems in another product");
+
   // Same instant as A-1's begin-delivery and B-1's pay: the merge must still be a total order.
-  await staffAction("shop-a", "settings.updated", 10, { field: "refund_approval_amount", before: 100, after: 200 });
-  await staffAction("shop-b", "access.denied", 35, { reason: "tenant out of scope" });
-  await staffAction(null, "sign-in.succeeded", 36);
-  await staffAction("shop-out", "settings.updated", 37);
+  await action("shop-a", "settings.updated", 10, { field: "refund_approval_amount", before: 100, after: 200 });
+  await action("shop-a", "approval.requested", 31, { approvalId: 1, amount: 600, reason: "big refund" }, { actor: "staff:agent@example.com", order: orderA1 });
+  await action("shop-b", "access.denied", 35, { reason: "tenant out of scope" });
+  await action(null, "sign-in.succeeded", 36);
+  await action("shop-out", "settings.updated", 37);
+  await action("shop-b", "bulk.started", 38, { batchId: "b-1", orders: 3, reason: "outage" });
 });
 
+const ALL = [
+  "shop-b:pay@00:51",
+  "shop-a:pay@00:50",
+  "shop-a:reversal:gems-60@00:45",
+  "shop-a:close@00:40",
+  "shop-b:bulk.started@00:38",
+  "shop-b:access.denied@00:35",
+  "shop-a:approval.requested@00:31",
+  "shop-a:request-refund@00:30",
+  "shop-a:pay@00:20",
+  "shop-b:note@00:17",
+  "shop-a:note-correction@00:16",
+  "shop-a:note@00:15",
+  "shop-a:grant:gems-60@00:12",
+  // 10:00:10: transitions (by id, newest first), then audit_events.
+  "shop-b:pay@00:10",
+  "shop-a:begin-delivery@00:10",
+  "shop-a:settings.updated@00:10",
+  "shop-a:pay@00:00",
+];
+
 describe("listAuditRows", () => {
-  it("merges transitions and staff actions in scope, newest first, with a total order at equal instants", async () => {
-    const rows = await everything({});
-    expect(rows.map(label)).toEqual([
-      "shop-a:close@10:00:40",
-      "shop-b:access.denied@10:00:35",
-      "shop-a:request-refund@10:00:30",
-      "shop-a:pay@10:00:20",
-      // 10:00:10: transitions (by id, newest first) before staff actions.
-      "shop-b:pay@10:00:10",
-      "shop-a:begin-delivery@10:00:10",
-      "shop-a:settings.updated@10:00:10",
-      "shop-a:pay@10:00:00",
-    ]);
+  it("merges transitions, grants, notes and audit events in scope, newest first, with a total order at equal instants", async () => {
+    expect(await labels({})).toEqual(ALL);
   });
 
-  it("never shows another tenant's rows, nor staff actions without a tenant", async () => {
+  it("never shows another tenant's facts, nor facts without a tenant", async () => {
     const rows = await everything({});
     expect(rows.some((r) => r.tenantId === "shop-out" || r.tenantId === null)).toBe(false);
     expect(await everything({ tenant: "shop-out" })).toEqual([]);
+    expect(await everything({ order: "OUT-1" })).toEqual([]);
+    expect(await everything({ text: "another product" })).toEqual([]);
     expect(await everything({}, [])).toEqual([]);
   });
 
-  it("links each transition to its order", async () => {
-    const rows = await everything({ event: "request-refund" });
-    expect(rows).toEqual([
-      expect.objectContaining({ kind: "transition", tenantId: "shop-a", orderNo: "A-1", orderId: orderA1.id, actor: "staff:agent@example.com", reason: "player asked" }),
+  it("links each fact to its order, with the fact's own columns", async () => {
+    const rows = await everything({ order: "A-1" });
+    expect(rows.map(label)).toEqual([
+      "shop-a:reversal:gems-60@00:45",
+      "shop-a:approval.requested@00:31",
+      "shop-a:request-refund@00:30",
+      "shop-a:grant:gems-60@00:12",
+      "shop-a:begin-delivery@00:10",
+      "shop-a:pay@00:00",
     ]);
+    expect(rows.every((r) => r.orderNo === "A-1" && r.orderId === orderA1.id)).toBe(true);
+    expect(rows[3]).toMatchObject({ log: "grant", kind: "grant", sku: "gems-60", quantity: 10, grantId: "console:k1", source: "console", actor: "staff:ops@example.com", reason: "lost in the 14:00 outage" });
+    expect(rows[1]).toMatchObject({ log: "action", kind: "approval", detail: { approvalId: 1, amount: 600 }, reason: "big refund", currency: "CNY" });
+    const notes = await everything({ kind: "note", tenant: "shop-a" });
+    expect(notes[0]).toMatchObject({ log: "note", orderNo: "A-2", body: "Correction: it was the skin, not the GEMS", correctsId: notes[1]!.id });
   });
 
-  it("filters by actor, event, source, tenant, time range, reason and kind", async () => {
-    expect((await everything({ actor: "staff:ops@example.com" })).map(label)).toEqual(["shop-a:pay@10:00:20"]);
-    expect((await everything({ actor: "staff:boss@example.com" })).map(label)).toEqual(["shop-b:access.denied@10:00:35", "shop-a:settings.updated@10:00:10"]);
-    expect((await everything({ event: "pay" })).map(label)).toEqual(["shop-a:pay@10:00:20", "shop-b:pay@10:00:10", "shop-a:pay@10:00:00"]);
-    expect((await everything({ event: "settings.updated" })).map(label)).toEqual(["shop-a:settings.updated@10:00:10"]);
-    expect((await everything({ source: "console" })).map(label)).toEqual(["shop-a:request-refund@10:00:30", "shop-a:pay@10:00:20"]);
-    expect((await everything({ tenant: "shop-b" })).map(label)).toEqual(["shop-b:access.denied@10:00:35", "shop-b:pay@10:00:10"]);
-    expect((await everything({ from: at(10), to: at(30) })).map(label)).toEqual([
-      "shop-a:pay@10:00:20",
-      "shop-b:pay@10:00:10",
-      "shop-a:begin-delivery@10:00:10",
-      "shop-a:settings.updated@10:00:10",
-    ]);
-    // An empty reason is no reason.
-    expect((await everything({ reason: "with" })).map(label)).toEqual([
-      "shop-b:access.denied@10:00:35",
-      "shop-a:request-refund@10:00:30",
-      "shop-a:pay@10:00:20",
-    ]);
-    expect((await everything({ reason: "without", kind: "transition" })).map(label)).toEqual([
-      "shop-a:close@10:00:40",
-      "shop-b:pay@10:00:10",
-      "shop-a:begin-delivery@10:00:10",
-      "shop-a:pay@10:00:00",
-    ]);
-    expect((await everything({ kind: "staff" })).map(label)).toEqual(["shop-b:access.denied@10:00:35", "shop-a:settings.updated@10:00:10"]);
+  it("filters by kind: each log, and audit events by what their action is", async () => {
+    const byKind = Object.fromEntries(await Promise.all(AUDIT_KINDS.map(async (kind) => [kind, (await everything({ kind })).length] as const)));
+    expect(byKind).toEqual({ transition: 8, grant: 2, note: 3, approval: 1, bulk: 1, settings: 1, staff: 0, apikey: 0, "sign-in": 0, access: 1, audit: 0 });
+    expect(await labels({ kind: "grant" })).toEqual(["shop-a:reversal:gems-60@00:45", "shop-a:grant:gems-60@00:12"]);
   });
 
-  it("keyset pages visit every row exactly once, forwards and back, across equal instants", async () => {
-    const all = (await everything({})).map(label);
+  it("filters by actor, event, source, tenant, time range and reason across the logs", async () => {
+    expect(await labels({ actor: "staff:ops@example.com" })).toEqual(["shop-a:pay@00:20", "shop-a:grant:gems-60@00:12"]);
+    expect(await labels({ actor: "staff:agent@example.com" })).toEqual([
+      "shop-a:approval.requested@00:31",
+      "shop-a:request-refund@00:30",
+      "shop-b:note@00:17",
+      "shop-a:note-correction@00:16",
+      "shop-a:note@00:15",
+    ]);
+    expect(await labels({ event: "pay", tenant: "shop-a" })).toEqual(["shop-a:pay@00:50", "shop-a:pay@00:20", "shop-a:pay@00:00"]);
+    expect(await labels({ event: "settings.updated" })).toEqual(["shop-a:settings.updated@00:10"]);
+    // A source is a transition's or a grant's.
+    expect(await labels({ source: "console" })).toEqual(["shop-a:request-refund@00:30", "shop-a:pay@00:20", "shop-a:grant:gems-60@00:12"]);
+    expect(await labels({ tenant: "shop-b", from: at(11) })).toEqual(["shop-b:pay@00:51", "shop-b:bulk.started@00:38", "shop-b:access.denied@00:35", "shop-b:note@00:17"]);
+    expect(await labels({ from: at(10), to: at(13) })).toEqual(["shop-a:grant:gems-60@00:12", "shop-b:pay@00:10", "shop-a:begin-delivery@00:10", "shop-a:settings.updated@00:10"]);
+    // An empty reason is no reason; notes are not changes and take no reason filter.
+    expect(await labels({ reason: "with", to: at(40) })).toEqual([
+      "shop-b:bulk.started@00:38",
+      "shop-b:access.denied@00:35",
+      "shop-a:approval.requested@00:31",
+      "shop-a:request-refund@00:30",
+      "shop-a:pay@00:20",
+      "shop-a:grant:gems-60@00:12",
+    ]);
+    expect(await labels({ reason: "without", kind: "transition", to: at(50) })).toEqual(["shop-a:close@00:40", "shop-b:pay@00:10", "shop-a:begin-delivery@00:10", "shop-a:pay@00:00"]);
+  });
+
+  it("finds an order by its number in each product of the scope, and nothing for an unknown number", async () => {
+    expect(await labels({ order: "SAME-1" })).toEqual(["shop-b:pay@00:51", "shop-a:pay@00:50"]);
+    expect(await labels({ order: "SAME-1", tenant: "shop-a" })).toEqual(["shop-a:pay@00:50"]);
+    expect(await labels({ order: "NO-SUCH" })).toEqual([]);
+  });
+
+  it("searches notes by text, case-insensitively, as plain text (no pattern characters)", async () => {
+    expect(await labels({ text: "gems" })).toEqual(["shop-b:note@00:17", "shop-a:note-correction@00:16", "shop-a:note@00:15"]);
+    expect(await labels({ text: "GEMS NEVER" })).toEqual(["shop-a:note@00:15"]);
+    expect(await labels({ text: "100%" })).toEqual(["shop-b:note@00:17"]);
+    expect(await labels({ text: "%" , tenant: "shop-a" })).toEqual([]);
+    expect(await labels({ text: "g_ms" })).toEqual([]);
+    expect(await labels({ text: "gems", kind: "transition" })).toEqual([]);
+    expect(await labels({ text: "gems", actor: "staff:agent@example.com", order: "A-2" })).toEqual(["shop-a:note-correction@00:16", "shop-a:note@00:15"]);
+  });
+
+  it("keyset pages visit every row exactly once, forwards and back, across logs and equal instants", async () => {
     const seen: string[] = [];
     const pages: AuditRow[][] = [];
     let position: AuditPosition = {};
@@ -260,15 +233,25 @@ describe("listAuditRows", () => {
       if (!page.older) break;
       position = { after: page.older };
     }
-    expect(seen).toEqual(all);
-    expect(pages.map((p) => p.length)).toEqual([3, 3, 2]);
+    expect(seen).toEqual(ALL);
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 3, 3, 3, 2]);
 
     // Back from the last page: the newer pages are the same rows.
-    let back = await listAuditRows({ scope: SCOPE, filters: {}, position: { before: { at: pages[2]![0]!.at, kind: pages[2]![0]!.kind, id: pages[2]![0]!.id } }, limit: 3 });
-    expect(back.rows.map(label)).toEqual(pages[1]!.map(label));
-    back = await listAuditRows({ scope: SCOPE, filters: {}, position: { before: back.newer! }, limit: 3 });
-    expect(back.rows.map(label)).toEqual(pages[0]!.map(label));
-    expect(back.newer).toBeNull();
+    for (let i = pages.length - 1; i > 0; i--) {
+      const first = pages[i]![0]!;
+      const back = await listAuditRows({ scope: SCOPE, filters: {}, position: { before: { at: first.at, log: first.log, id: first.id } }, limit: 3 });
+      expect(back.rows.map(label)).toEqual(pages[i - 1]!.map(label));
+      expect(back.newer === null).toBe(i === 1);
+    }
+  });
+
+  it("writes every kind to the CSV, each in the columns it has", async () => {
+    const rows = await everything({ order: "A-1" });
+    const cells = rows.map((r) => Object.fromEntries(AUDIT_CSV_HEADER.map((h, i) => [h, auditCsvCells(r)[i]])));
+    expect(cells[0]).toMatchObject({ kind: "grant", event_or_action: "reversal", sku: "gems-60", quantity: -10, grant_id: "refund:rf-1", order_no: "A-1" });
+    expect(cells[1]).toMatchObject({ kind: "approval", event_or_action: "approval.requested", reason: "big refund", detail: JSON.stringify({ amount: 600, reason: "big refund", approvalId: 1 }) });
+    const notes = (await everything({ kind: "note", tenant: "shop-a" })).map(auditCsvCells);
+    expect(notes[0]!.slice(-2)).toEqual(["Correction: it was the skin, not the GEMS", `note:${(notes[1]![11] as string).slice(5)}`]);
   });
 
   it("reads its filters and position from the URL, dropping what it cannot read with a message", () => {
@@ -279,10 +262,12 @@ describe("listAuditRows", () => {
       from: "2026-11-20T10:00",
       to: "2026-11-20",
       reason: "",
-      after: "2026-11-20T10:00:10.000000Z_t12",
+      order: " A-1 ",
+      text: " gems ",
+      after: "2026-11-20T10:00:10.000000Z_g12",
     });
-    expect(parsed.filters).toEqual({ actor: "staff:ops@example.com", event: "pay", from: new Date("2026-11-20T10:00:00Z") });
-    expect(parsed.position).toEqual({ after: { at: "2026-11-20T10:00:10.000000Z", kind: "transition", id: 12 } });
+    expect(parsed.filters).toEqual({ actor: "staff:ops@example.com", event: "pay", from: new Date("2026-11-20T10:00:00Z"), order: "A-1", text: "gems" });
+    expect(parsed.position).toEqual({ after: { at: "2026-11-20T10:00:10.000000Z", log: "grant", id: 12 } });
     expect(parsed.invalid.map((i) => i.field).sort()).toEqual(["source", "to"]);
   });
 
@@ -295,7 +280,9 @@ describe("listAuditRows", () => {
       from: "yesterday",
       to: "2026-02-32T10:00",
       reason: "maybe",
-      kind: "both",
+      kind: "staff-actions",
+      order: "x".repeat(65),
+      text: "x".repeat(201),
       after: "page-2",
     });
     expect(parsed.filters).toEqual({});
@@ -307,7 +294,9 @@ describe("listAuditRows", () => {
       from: { kind: "invalid-date" },
       to: { kind: "invalid-date" },
       reason: { kind: "invalid-choice", options: ["with", "without"] },
-      kind: { kind: "invalid-choice", options: ["transition", "staff"] },
+      kind: { kind: "invalid-choice", options: [...AUDIT_KINDS] },
+      order: { kind: "too-long", max: 64 },
+      text: { kind: "too-long", max: 200 },
       after: { kind: "page-position-unknown" },
     });
     const reversed = parseAuditSearch({ from: "2026-11-20T10:00", to: "2026-11-20T09:00" });
@@ -316,11 +305,11 @@ describe("listAuditRows", () => {
   });
 
   it("keeps a range in order together with a page position (the range rule reads the parsed values, not the text again)", () => {
-    const parsed = parseAuditSearch({ from: "2026-11-20T10:00", to: "2026-11-20T11:00", before: "2026-11-20T10:00:10.000000Z_s7" });
+    const parsed = parseAuditSearch({ from: "2026-11-20T10:00", to: "2026-11-20T11:00", before: "2026-11-20T10:00:10.000000Z_a7" });
     expect(parsed.invalid).toEqual([]);
     expect(parsed.filters).toEqual({ from: new Date("2026-11-20T10:00:00Z"), to: new Date("2026-11-20T11:00:00Z") });
-    expect(parsed.position).toEqual({ before: { at: "2026-11-20T10:00:10.000000Z", kind: "staff", id: 7 } });
-    expect(parsed.raw).toEqual({ from: "2026-11-20T10:00", to: "2026-11-20T11:00", before: "2026-11-20T10:00:10.000000Z_s7" });
+    expect(parsed.position).toEqual({ before: { at: "2026-11-20T10:00:10.000000Z", log: "action", id: 7 } });
+    expect(parsed.raw).toEqual({ from: "2026-11-20T10:00", to: "2026-11-20T11:00", before: "2026-11-20T10:00:10.000000Z_a7" });
   });
 });
 
@@ -335,26 +324,43 @@ describe("tenantChoices", () => {
 });
 
 describe("actorSummary", () => {
-  it("counts orders and transitions per actor and event over the range, in scope only", async () => {
+  it("counts every kind of fact per actor, with the orders they touched, in scope only", async () => {
     const summary = await actorSummary(SCOPE, { from: at(-60), to: at(60) }, at(3600));
-    expect(summary).toMatchObject({
-      status: "ok",
-      clipped: false,
-      truncated: false,
-      rows: expect.arrayContaining([
-        { actor: "game:server", orders: 1, transitions: 1, byEvent: [{ event: "begin-delivery", orders: 1, transitions: 1 }] },
-        { actor: "channel:wechat", orders: 1, transitions: 1, byEvent: [{ event: "pay", orders: 1, transitions: 1 }] },
-      ]),
+    if (summary.status !== "ok") throw new Error(`summary: ${summary.status}`);
+    expect(summary).toMatchObject({ clipped: false, truncated: false });
+    const byActor = Object.fromEntries(summary.rows.map((r) => [r.actor, r]));
+    expect(byActor["staff:agent@example.com"]).toEqual({
+      actor: "staff:agent@example.com",
+      orders: 3,
+      facts: 5,
+      parts: [
+        { log: "note", kind: "note", what: "note", orders: 2, facts: 3 },
+        { log: "action", kind: "approval", what: "approval.requested", orders: 1, facts: 1 },
+        { log: "transition", kind: "transition", what: "request-refund", orders: 1, facts: 1 },
+      ],
     });
-    if (summary.status !== "ok") throw new Error("unreachable");
-    expect(summary.rows.map((r) => r.actor).sort()).toEqual(
-      ["channel:alipay", "channel:wechat", "game:server", "staff:agent@example.com", "staff:ops@example.com", "system:timeout-close"].sort(),
+    expect(byActor["staff:ops@example.com"]).toMatchObject({ orders: 2, facts: 2 });
+    expect(byActor["staff:boss@example.com"]).toEqual({
+      actor: "staff:boss@example.com",
+      orders: 0,
+      facts: 3,
+      parts: [
+        { log: "action", kind: "access", what: "access.denied", orders: 0, facts: 1 },
+        { log: "action", kind: "bulk", what: "bulk.started", orders: 0, facts: 1 },
+        { log: "action", kind: "settings", what: "settings.updated", orders: 0, facts: 1 },
+      ],
+    });
+    expect(byActor["channel:wechat"]!.parts).toContainEqual({ log: "grant", kind: "grant", what: "reversal", orders: 1, facts: 1 });
+    expect(Object.keys(byActor).sort()).toEqual(
+      ["channel:alipay", "channel:wechat", "game:server", "staff:agent@example.com", "staff:boss@example.com", "staff:ops@example.com", "system:timeout-close"].sort(),
     );
   });
 
-  it("defaults to the last days of the range and caps a long one", async () => {
+  it("follows the explorer's filters, defaults to the last days of the range and caps a long one", async () => {
+    const grants = await actorSummary(SCOPE, { kind: "grant", from: at(-60), to: at(60) }, at(3600));
+    expect(grants).toMatchObject({ status: "ok", rows: [{ actor: "channel:wechat", facts: 1 }, { actor: "staff:ops@example.com", facts: 1 }] });
     const summary = await actorSummary(SCOPE, { from: new Date("2020-01-01T00:00:00Z") }, at(60));
     expect(summary).toMatchObject({ status: "ok", clipped: true });
-    expect(await actorSummary(SCOPE, { kind: "staff" }, at(60))).toEqual({ status: "not-applicable" });
+    expect(await actorSummary(SCOPE, { kind: "note", event: "pay" }, at(60))).toEqual({ status: "not-applicable" });
   });
 });

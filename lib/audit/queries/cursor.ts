@@ -1,25 +1,27 @@
-// Keyset page positions for the audit explorer. Pure.
+// Keyset page positions for the audit explorer and the security log. Pure.
 //
-// The explorer merges two logs with separate id sequences (order_transitions, audit_events), so a
-// position is (created_at, log, id): rows are ordered newest first by created_at, then transitions
-// before staff actions at the same microsecond, then by id. created_at keeps its full microsecond
-// precision as text — a JavaScript Date would round it to milliseconds and skip or repeat rows.
+// The explorer merges four logs with separate id sequences (order_transitions, grants, order_notes,
+// audit_events), so a position is (created_at, log, id): rows are ordered newest first by
+// created_at, then by the log's rank at the same microsecond (LOG_RANK), then by id. created_at
+// keeps its full microsecond precision as text — a JavaScript Date would round it to milliseconds
+// and skip or repeat rows.
 
-import type { AuditKind } from "./filters";
+import type { AuditLog } from "./kinds";
 
 export interface AuditCursor {
   /** ISO 8601 UTC with microseconds, exactly as PostgreSQL stored it. */
   readonly at: string;
-  readonly kind: AuditKind;
+  readonly log: AuditLog;
   readonly id: number;
 }
 
-const LETTER: Readonly<Record<AuditKind, string>> = { transition: "t", staff: "s" };
-const PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)_([ts])([1-9]\d{0,17})$/;
+const LETTER: Readonly<Record<AuditLog, string>> = { transition: "t", grant: "g", note: "n", action: "a" };
+const LOG_OF: Readonly<Record<string, AuditLog>> = { t: "transition", g: "grant", n: "note", a: "action" };
+const PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)_([tgna])([1-9]\d{0,17})$/;
 
 /** "2026-12-02T09:41:03.541671Z_t123": readable in a URL, and safe in one (no reserved characters but ':'). */
 export function encodeCursor(cursor: AuditCursor): string {
-  return `${cursor.at}_${LETTER[cursor.kind]}${cursor.id}`;
+  return `${cursor.at}_${LETTER[cursor.log]}${cursor.id}`;
 }
 
 export function decodeCursor(text: string): AuditCursor | null {
@@ -27,11 +29,15 @@ export function decodeCursor(text: string): AuditCursor | null {
   if (!match) return null;
   const id = Number(match[3]);
   if (!Number.isSafeInteger(id) || Number.isNaN(Date.parse(match[1]!))) return null;
-  return { at: match[1]!, kind: match[2] === "t" ? "transition" : "staff", id };
+  return { at: match[1]!, log: LOG_OF[match[2]!]!, id };
 }
 
-/** Sort rank of a log at equal created_at: higher comes first (newest-first order). */
-export const KIND_RANK = { transition: 1, staff: 0 } as const satisfies Readonly<Record<AuditKind, number>>;
+/**
+ * Sort rank of a log at equal created_at: higher comes first (newest-first order). A transition and
+ * the grants it writes (a refund's reversals) share their transaction's timestamp; the transition
+ * ranks above them here only so the order is total — the explorer reads it as one instant.
+ */
+export const LOG_RANK = { transition: 3, grant: 2, note: 1, action: 0 } as const satisfies Readonly<Record<AuditLog, number>>;
 
 const MAX_ID = "9223372036854775807";
 
@@ -42,9 +48,10 @@ const MAX_ID = "9223372036854775807";
  *
  * Older pages, i.e. (at, rank, id) < cursor: for the cursor's own log, id < cursor.id; for a log
  * ranked below it, every row at the same instant is past the cursor (id < MAX); for a log ranked
- * above it, none is (id < 0). Newer pages mirror it.
+ * above it, none is (id < 0). Newer pages, `> (cursor.at, bound)`, come out the same: a log ranked
+ * above the cursor's has every row at that instant past it (id > 0), one ranked below none (id > MAX).
  */
-export function idBound(cursor: AuditCursor, kind: AuditKind): string {
-  if (kind === cursor.kind) return String(cursor.id);
-  return KIND_RANK[kind] < KIND_RANK[cursor.kind] ? MAX_ID : "0";
+export function idBound(cursor: AuditCursor, log: AuditLog): string {
+  if (log === cursor.log) return String(cursor.id);
+  return LOG_RANK[log] < LOG_RANK[cursor.log] ? MAX_ID : "0";
 }

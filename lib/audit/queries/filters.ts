@@ -2,27 +2,13 @@
 // CSV export route (query string), so an export is exactly the slice the manager is looking at.
 // Pure: no I/O.
 import { z } from "zod";
-import type { AuditAction } from "@/lib/audit/record";
 import { isOrderEvent, ORDER_EVENTS, SOURCES, type OrderEvent } from "@/lib/orders/machine";
 import type { FieldProblem } from "@/lib/problems";
-import { because, problemOfIssue } from "@/lib/validation";
+import { because, hasNul, problemOfIssue } from "@/lib/validation";
 import { decodeCursor, type AuditCursor } from "./cursor";
-
-export const AUDIT_KINDS = ["transition", "staff"] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
+import { AUDIT_KINDS, isActionKind, type AuditLog } from "./kinds";
 
 export const REASON_FILTERS = ["with", "without"] as const;
-
-/**
- * Staff actions offered in the event filter. Not exhaustive on purpose: the filter accepts any
- * action name, so an action added elsewhere is searchable before it is listed here.
- */
-export const KNOWN_STAFF_ACTIONS = [
-  "settings.updated",
-  "access.denied",
-  "apikey.created",
-  "apikey.revoked",
-] as const satisfies readonly AuditAction[];
 
 export const OFFERED_ORDER_EVENTS: readonly OrderEvent[] = ORDER_EVENTS;
 
@@ -31,13 +17,13 @@ export const PAGE_SIZE = 50;
 export const EXPORT_PAGE_SIZE = 5_000;
 export const MAX_PAGE_SIZE = EXPORT_PAGE_SIZE;
 
-/** The per-actor summary reads every transition in its range: it gets a default and a cap. */
+/** The per-actor summary reads every fact in its range: it gets a default and a cap. */
 export const SUMMARY_DEFAULT_DAYS = 7;
 export const SUMMARY_MAX_DAYS = 31;
 
 /** "" from an empty form field means "no filter", not "match the empty string". */
-const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const optional = <S extends z.ZodType>(schema: S) => z.preprocess(blank, schema.optional());
+export const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+export const optional = <S extends z.ZodType>(schema: S) => z.preprocess(blank, schema.optional());
 
 const TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -45,7 +31,7 @@ const TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:
  * A point in time. Without a zone it is read as UTC — the form says so — because the server does
  * not know the viewer's zone and must not guess.
  */
-const instant = z
+export const instant = z
   .string()
   .trim()
   .regex(TIME, because({ kind: "invalid-date" }))
@@ -61,7 +47,7 @@ const instant = z
     return date;
   });
 
-const cursor = z
+export const cursor = z
   .string()
   .trim()
   .transform((text, ctx) => {
@@ -73,8 +59,11 @@ const cursor = z
     return decoded;
   });
 
+/** Longest note text searched for; a note holds at most 2,000 characters. */
+export const MAX_NOTE_SEARCH = 200;
+
 /** The one rule across fields; the page checks it on the fields it read one by one. */
-function rangeReversed(v: { readonly from?: Date; readonly to?: Date }): boolean {
+export function rangeReversed(v: { readonly from?: Date; readonly to?: Date }): boolean {
   return v.from !== undefined && v.to !== undefined && v.from >= v.to;
 }
 
@@ -82,7 +71,7 @@ function rangeReversed(v: { readonly from?: Date; readonly to?: Date }): boolean
 export const auditFilterInput = z
   .object({
     actor: optional(z.string().trim().max(200)),
-    // Any action name is accepted (KNOWN_STAFF_ACTIONS is not exhaustive): only its shape is checked.
+    // Any action name is accepted (rows written by older versions keep theirs): only its shape is checked.
     event: optional(z.string().trim().regex(/^[a-z][a-z0-9.-]{0,63}$/)),
     source: optional(z.enum(SOURCES)),
     tenant: optional(z.string().trim().regex(/^[a-z][a-z0-9-]{1,31}$/)),
@@ -90,6 +79,10 @@ export const auditFilterInput = z
     to: optional(instant),
     reason: optional(z.enum(REASON_FILTERS)),
     kind: optional(z.enum(AUDIT_KINDS)),
+    // An order number of a product in scope (the same number in two products matches both).
+    order: optional(z.string().trim().max(64)),
+    // Note text: a case-insensitive substring of internal notes' bodies.
+    text: optional(z.string().trim().max(MAX_NOTE_SEARCH)),
     after: optional(cursor),
     before: optional(cursor),
   })
@@ -105,28 +98,42 @@ export type AuditPosition = { readonly after: AuditCursor } | { readonly before:
 type FieldName = keyof z.input<typeof auditFilterInput>;
 const FIELDS = Object.keys(auditFilterInput.shape) as FieldName[];
 
-export interface ParsedAuditSearch {
-  readonly filters: AuditFilters;
+/** A page's search params read field by field, with what was dropped and why. */
+export interface ParsedSearch<Field extends string, Filters> {
+  readonly filters: Filters;
   readonly position: AuditPosition;
   /** Fields that were given but not understood: left out, and said so on the page (in its language). */
-  readonly invalid: readonly { readonly field: FieldName; readonly problem: FieldProblem }[];
+  readonly invalid: readonly { readonly field: Field; readonly problem: FieldProblem }[];
   /** The understood fields as text, to refill the form and build links. */
-  readonly raw: Readonly<Partial<Record<FieldName, string>>>;
+  readonly raw: Readonly<Partial<Record<Field, string>>>;
 }
 
+export type ParsedAuditSearch = ParsedSearch<FieldName, AuditFilters>;
+
+type SearchShape = Readonly<Record<string, z.ZodType>> & { readonly after: z.ZodType; readonly before: z.ZodType; readonly to: z.ZodType };
+
 /**
- * The page's reading of its search params: field by field, so one bad field (a hand-edited URL)
- * drops that filter with a message instead of the whole page failing.
+ * A page's reading of its search params (the explorer's, the security log's): field by field, so
+ * one bad field (a hand-edited URL) drops that filter with a message instead of the whole page failing.
  */
-export function parseAuditSearch(params: Readonly<Record<string, string | string[] | undefined>>): ParsedAuditSearch {
+export function parseSearch<S extends SearchShape, Filters>(
+  shape: S,
+  params: Readonly<Record<string, string | string[] | undefined>>,
+): ParsedSearch<keyof S & string, Filters> {
+  type Field = keyof S & string;
   const values: Record<string, unknown> = {};
-  const raw: Partial<Record<FieldName, string>> = {};
-  const invalid: { field: FieldName; problem: FieldProblem }[] = [];
-  for (const field of FIELDS) {
+  const raw: Partial<Record<Field, string>> = {};
+  const invalid: { field: Field; problem: FieldProblem }[] = [];
+  for (const field of Object.keys(shape) as Field[]) {
     const given = params[field];
     const text = Array.isArray(given) ? given[0] : given;
     if (text === undefined) continue;
-    const parsed = auditFilterInput.shape[field].safeParse(text);
+    // Refused here, once, rather than by each schema: PostgreSQL cannot compare text holding a NUL.
+    if (hasNul(text)) {
+      invalid.push({ field, problem: { kind: "control-characters" } });
+      continue;
+    }
+    const parsed = shape[field]!.safeParse(text);
     if (parsed.success) {
       if (parsed.data !== undefined) {
         values[field] = parsed.data;
@@ -139,23 +146,38 @@ export function parseAuditSearch(params: Readonly<Record<string, string | string
   }
   // Checked on the parsed values, not by parsing them again: the schema reads text, and `from`, `to`
   // and the cursors are Dates and objects by now. Keep the start, drop the end.
-  if (rangeReversed(values as AuditFilterInput)) {
+  if (rangeReversed(values as { from?: Date; to?: Date })) {
     invalid.push({ field: "to", problem: { kind: "date-range-reversed" } });
     delete values.to;
-    delete raw.to;
+    delete raw["to" as Field];
   }
-  const { after, before, ...filters } = values as AuditFilterInput;
+  const { after, before, ...filters } = values as { after?: AuditCursor; before?: AuditCursor };
   const position: AuditPosition = after ? { after } : before ? { before } : {};
-  return { filters, position, invalid, raw };
+  return { filters: filters as Filters, position, invalid, raw };
 }
 
-/** Which of the two logs a filter set can match at all. */
-export function streamsFor(filters: AuditFilters): { readonly transitions: boolean; readonly staff: boolean } {
-  const event = filters.event;
+export function parseAuditSearch(params: Readonly<Record<string, string | string[] | undefined>>): ParsedAuditSearch {
+  return parseSearch<typeof auditFilterInput.shape, AuditFilters>(auditFilterInput.shape, params);
+}
+
+/**
+ * Which logs a filter set can match at all. Each filter belongs to the logs that have its column:
+ * a source to transitions and grants, an order event to transitions, an action name to
+ * audit_events, note text to notes. A reason filter leaves notes out: a note is not a change that
+ * needs a reason, it is the text itself.
+ */
+export function streamsFor(filters: AuditFilters): Readonly<Record<AuditLog, boolean>> {
+  const { event, kind } = filters;
+  const text = filters.text !== undefined;
   return {
-    transitions: filters.kind !== "staff" && (event === undefined || isOrderEvent(event)),
-    // Staff actions have no source (they are not order transitions), and never an order event's name.
-    staff: filters.kind !== "transition" && filters.source === undefined && (event === undefined || !isOrderEvent(event)),
+    transition: !text && (kind === undefined || kind === "transition") && (event === undefined || isOrderEvent(event)),
+    grant: !text && (kind === undefined || kind === "grant") && event === undefined,
+    note: (kind === undefined || kind === "note") && event === undefined && filters.source === undefined && filters.reason === undefined,
+    action:
+      !text &&
+      (kind === undefined || isActionKind(kind)) &&
+      filters.source === undefined &&
+      (event === undefined || !isOrderEvent(event)),
   };
 }
 
@@ -174,15 +196,19 @@ export function summaryRange(filters: Pick<AuditFilters, "from" | "to">, now: Da
   return wanted < earliest ? { from: earliest, to, clipped: true } : { from: wanted, to, clipped: false };
 }
 
-/** The filters as query-string pairs (for links: pages, export), without empty ones. */
-export function filterQuery(raw: ParsedAuditSearch["raw"], extra: Readonly<Record<string, string>> = {}): string {
+/** Filters as query-string pairs (for links: pages, export), without empty ones and without the page position. */
+export function searchQuery(raw: Readonly<Record<string, string | undefined>>, extra: Readonly<Record<string, string>> = {}): string {
   const params = new URLSearchParams();
-  for (const field of FIELDS) {
+  for (const [field, value] of Object.entries(raw)) {
     if (field === "after" || field === "before") continue;
-    const value = raw[field];
     if (value) params.set(field, value);
   }
   for (const [k, v] of Object.entries(extra)) params.set(k, v);
   const text = params.toString();
   return text ? `?${text}` : "";
+}
+
+/** The explorer's filters as a query string, in the form's field order. */
+export function filterQuery(raw: ParsedAuditSearch["raw"], extra: Readonly<Record<string, string>> = {}): string {
+  return searchQuery(Object.fromEntries(FIELDS.map((f) => [f, raw[f]])), extra);
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
-import { batchSummary, createBatch, retryFailed } from "@/lib/bulk/batches";
+import { batchSummary, startBatch } from "@/lib/bulk/batches";
 import { MAX_BATCH_ORDERS } from "@/lib/bulk/parse-order-numbers";
 import { reasonInput } from "@/lib/orders/console-event";
 
@@ -14,15 +14,11 @@ const input = z.object({
   reason: reasonInput,
 });
 
-/**
- * Records the batch (the same id again adds nothing) and puts failed items back in line, so
- * starting it again retries only what failed. The work itself runs in chunks (run-bulk-chunk).
- */
+/** Starts (or restarts, retrying what failed) a batch; the work runs in chunks (run-bulk-chunk). */
 export const startBulk = defineAction(
   { name: "bulk.start", permission: "orders:bulk", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    await createBatch({ batchId: v.batchId, tenantId: resource.tenantId, orderNos: v.orderNos, reason: v.reason, actor });
-    await retryFailed(v.batchId);
+    await startBatch({ batchId: v.batchId, tenantId: resource.tenantId, orderNos: v.orderNos, reason: v.reason, actor });
     return batchSummary(v.batchId);
   },
 );

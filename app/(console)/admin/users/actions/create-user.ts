@@ -11,7 +11,8 @@ import { createStaffUser, generateStaffPassword } from "@/lib/auth/users";
 import { because } from "@/lib/validation";
 
 const input = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email()),
+  // 254: the longest address mail can carry (RFC 5321), and far below the index's row limit.
+  email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
   name: z.string().trim().min(1).max(200),
   role: z.enum(ROLES),
   tenantIds: z.array(z.string().trim().min(1)).max(100),

@@ -1,0 +1,225 @@
+// One order's history as one list, newest first: transitions, grants, refund approvals (asked and
+// decided), exceptions (filed and resolved), webhook messages, internal notes and the other audit
+// facts about the order. Pure: the order page's query (queries/order-detail.ts) reads the rows, this
+// merges them, the component words them.
+import type { OrderEvent, OrderState, Source } from "./machine";
+import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
+import type { Refusal } from "@/lib/problems";
+import type { GrantRecord, TransitionRecord } from "./types";
+
+export interface ApprovalRecord {
+  readonly id: number;
+  readonly requestedBy: string;
+  readonly reason: string;
+  readonly amount: number;
+  readonly status: string;
+  readonly decidedBy: string | null;
+  readonly decisionReason: string | null;
+  readonly decidedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+export interface ExceptionRecord {
+  readonly id: number;
+  readonly kind: string;
+  readonly event: string | null;
+  readonly bizKey: string;
+  readonly amount: number | null;
+  readonly detail: Readonly<Record<string, unknown>>;
+  readonly actor: string;
+  readonly createdAt: Date;
+  readonly resolvedAt: Date | null;
+  readonly resolvedBy: string | null;
+}
+
+export interface OutboxRecord {
+  readonly id: number;
+  readonly topic: string;
+  readonly status: string;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly createdAt: Date;
+  readonly deliveredAt: Date | null;
+}
+
+export interface NoteRecord {
+  readonly id: number;
+  readonly author: string;
+  readonly body: string;
+  readonly correctsId: number | null;
+  readonly at: Date;
+}
+
+/** An audit_events row about this order (approvals, and whatever else names the order). */
+export interface OrderAuditFact {
+  readonly id: number;
+  readonly action: string;
+  readonly actor: string;
+  readonly target: string | null;
+  readonly detail: Readonly<Record<string, unknown>>;
+  readonly at: Date;
+}
+
+export interface TimelineSources {
+  readonly transitions: readonly TransitionRecord[];
+  readonly grants: readonly GrantRecord[];
+  readonly approvals: readonly ApprovalRecord[];
+  readonly allExceptions: readonly ExceptionRecord[];
+  readonly outbox: readonly OutboxRecord[];
+  readonly notes: readonly NoteRecord[];
+  readonly auditFacts: readonly OrderAuditFact[];
+}
+
+export type OutboxDelivery = "delivered" | "no-webhook" | "dead" | "retrying" | "queued";
+
+/**
+ * The relay marks a message of a tenant without a webhook `delivered` with no attempt (so it is not
+ * claimed again forever): to a reader that message was never sent, and must not say delivered.
+ */
+export function outboxDelivery(m: Pick<OutboxRecord, "status" | "attempts" | "lastError">): OutboxDelivery {
+  if (m.status === "delivered") return m.attempts === 0 && m.lastError === NO_WEBHOOK ? "no-webhook" : "delivered";
+  if (m.status === "dead") return "dead";
+  return m.attempts > 0 ? "retrying" : "queued";
+}
+
+export const TIMELINE_KINDS = ["transition", "grant", "approval", "exception", "outbox", "note", "action"] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+interface EntryBase {
+  /** Unique in the list: the log and the row, e.g. `t:12`, `a:3:decided`. */
+  readonly key: string;
+  readonly at: Date;
+  /** Who did it; null for the webhook relay (a message has no author). */
+  readonly actor: string | null;
+  readonly source: string | null;
+  readonly reason: string | null;
+}
+
+export type TimelineEntry =
+  | (EntryBase & { readonly kind: "transition"; readonly event: OrderEvent; readonly from: OrderState; readonly to: OrderState; readonly bizKey: string; readonly source: Source })
+  | (EntryBase & { readonly kind: "grant"; readonly sku: string; readonly quantity: number; readonly grantId: string })
+  | (EntryBase & { readonly kind: "approval"; readonly step: "requested"; readonly approvalId: number; readonly amount: number; readonly status: string })
+  | (EntryBase & { readonly kind: "approval"; readonly step: "approved" | "rejected"; readonly approvalId: number; readonly requestedBy: string; readonly refusal: Refusal | null })
+  | (EntryBase & {
+      readonly kind: "exception";
+      readonly step: "filed";
+      readonly exceptionId: number;
+      readonly exceptionKind: string;
+      readonly event: string | null;
+      readonly bizKey: string;
+      readonly amount: number | null;
+      readonly detail: Readonly<Record<string, unknown>>;
+    })
+  | (EntryBase & { readonly kind: "exception"; readonly step: "resolved"; readonly exceptionId: number; readonly exceptionKind: string })
+  | (EntryBase & {
+      readonly kind: "outbox";
+      readonly messageId: number;
+      readonly topic: string;
+      readonly status: string;
+      /** Where the message stands for a reader: a `delivered` row the relay never sent is `no-webhook`. */
+      readonly delivery: OutboxDelivery;
+      readonly attempts: number;
+      readonly lastError: string | null;
+      readonly queuedAt: Date;
+    })
+  | (EntryBase & { readonly kind: "note"; readonly noteId: number; readonly body: string; readonly correctsId: number | null; readonly correctedBy: readonly number[] })
+  | (EntryBase & { readonly kind: "action"; readonly factId: number; readonly action: string; readonly target: string | null; readonly detail: Readonly<Record<string, unknown>> });
+
+/**
+ * Order at one instant, oldest to newest: what one transaction writes in this causal order shares
+ * its timestamp (an approval's decision, then the transition it requests; a transition, then the
+ * grants it reverses and the message it queues), so the newest-first list shows the consequence
+ * above its cause.
+ */
+const RANK: Readonly<Record<string, number>> = {
+  "approval:requested": 0,
+  "approval:approved": 1,
+  "approval:rejected": 1,
+  transition: 2,
+  grant: 3,
+  "exception:filed": 4,
+  "exception:resolved": 5,
+  note: 6,
+  action: 7,
+  outbox: 8,
+};
+
+function rankOf(e: TimelineEntry): number {
+  return RANK["step" in e ? `${e.kind}:${e.step}` : e.kind] ?? 0;
+}
+
+/** The row id an entry came from, to order the entries of one kind at one instant. */
+function rowId(e: TimelineEntry): number {
+  return Number(e.key.split(":")[1]);
+}
+
+const isRefusal = (value: unknown): value is Refusal => typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string";
+
+export function mergeTimeline(s: TimelineSources): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  for (const t of s.transitions) {
+    entries.push({ key: `t:${t.id}`, kind: "transition", at: t.at, actor: t.actor, source: t.source, reason: t.reason, event: t.event, from: t.from, to: t.to, bizKey: t.bizKey });
+  }
+  for (const g of s.grants) {
+    entries.push({ key: `g:${g.id}`, kind: "grant", at: g.at, actor: g.actor, source: g.source, reason: g.reason, sku: g.sku, quantity: g.quantity, grantId: g.grantId });
+  }
+  // An approval's request and decision are its row; the audit facts that recorded them add what the
+  // row does not keep (a refusal as data), and are not shown a second time.
+  const approvalFacts = new Map<number, OrderAuditFact>();
+  const folded = new Set<number>();
+  for (const f of s.auditFacts) {
+    if (!f.action.startsWith("approval.") || typeof f.detail.approvalId !== "number") continue;
+    if (!s.approvals.some((a) => a.id === f.detail.approvalId)) continue;
+    folded.add(f.id);
+    if (f.action !== "approval.requested") approvalFacts.set(f.detail.approvalId, f);
+  }
+  for (const a of s.approvals) {
+    entries.push({ key: `a:${a.id}:requested`, kind: "approval", step: "requested", at: a.createdAt, actor: a.requestedBy, source: "console", reason: a.reason, approvalId: a.id, amount: a.amount, status: a.status });
+    if (a.decidedAt && (a.status === "approved" || a.status === "rejected")) {
+      const fact = approvalFacts.get(a.id);
+      const refusal = fact && isRefusal(fact.detail.refusal) ? fact.detail.refusal : null;
+      const reason = fact && typeof fact.detail.reason === "string" ? fact.detail.reason : a.decisionReason;
+      entries.push({ key: `a:${a.id}:decided`, kind: "approval", step: a.status, at: a.decidedAt, actor: a.decidedBy, source: "console", reason, approvalId: a.id, requestedBy: a.requestedBy, refusal });
+    }
+  }
+  for (const x of s.allExceptions) {
+    const common = { exceptionId: x.id, exceptionKind: x.kind, source: null };
+    entries.push({ ...common, key: `x:${x.id}:filed`, kind: "exception", step: "filed", at: x.createdAt, actor: x.actor, reason: null, event: x.event, bizKey: x.bizKey, amount: x.amount, detail: x.detail });
+    if (x.resolvedAt) entries.push({ ...common, key: `x:${x.id}:resolved`, kind: "exception", step: "resolved", at: x.resolvedAt, actor: x.resolvedBy, reason: null });
+  }
+  for (const m of s.outbox) {
+    // One entry per message, where it stands: delivered (at that time), or still queued, retrying or given up.
+    entries.push({
+      key: `o:${m.id}`,
+      kind: "outbox",
+      at: m.deliveredAt ?? m.createdAt,
+      actor: null,
+      source: null,
+      reason: null,
+      messageId: m.id,
+      topic: m.topic,
+      status: m.status,
+      delivery: outboxDelivery(m),
+      attempts: m.attempts,
+      lastError: m.lastError,
+      queuedAt: m.createdAt,
+    });
+  }
+  for (const n of s.notes) {
+    const correctedBy = s.notes.filter((c) => c.correctsId === n.id).map((c) => c.id).sort((a, b) => a - b);
+    entries.push({ key: `n:${n.id}`, kind: "note", at: n.at, actor: n.author, source: "console", reason: null, noteId: n.id, body: n.body, correctsId: n.correctsId, correctedBy });
+  }
+  for (const f of s.auditFacts) {
+    if (folded.has(f.id)) continue;
+    const reason = typeof f.detail.reason === "string" ? f.detail.reason : null;
+    entries.push({ key: `e:${f.id}`, kind: "action", at: f.at, actor: f.actor, source: null, reason, factId: f.id, action: f.action, target: f.target, detail: f.detail });
+  }
+  return entries.sort((a, b) => b.at.getTime() - a.at.getTime() || rankOf(b) - rankOf(a) || rowId(b) - rowId(a) || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
+}
+
+/** How many entries of each kind: the filter's counts. */
+export function countByKind(entries: readonly TimelineEntry[]): Readonly<Record<TimelineKind, number>> {
+  const counts = Object.fromEntries(TIMELINE_KINDS.map((k) => [k, 0])) as Record<TimelineKind, number>;
+  for (const e of entries) counts[e.kind] += 1;
+  return counts;
+}

@@ -55,9 +55,21 @@ export const CONSOLE_QUERIES: readonly ConsoleQuery[] = [
   },
   {
     key: "stuck-queue",
-    title: "stuck queue (queues page: stuck per state, exceptions inbox, counts)",
+    title: "stuck queue (queues page: stuck per state, case queue, counts)",
     targeted: true,
     run: () => loadQueues(SCOPE),
+  },
+  {
+    key: "case-queue-mine",
+    title: "case queue, mine (queues page: an ops member's own cases, with every filter's count)",
+    targeted: true,
+    run: () => loadQueues(SCOPE, { viewer: { actor: "staff:ops@example.com", role: "ops" }, caseFilter: "mine" }),
+  },
+  {
+    key: "case-queue-overdue",
+    title: "case queue, overdue (queues page)",
+    targeted: true,
+    run: () => loadQueues(SCOPE, { viewer: { actor: "staff:ops@example.com", role: "ops" }, caseFilter: "overdue" }),
   },
   {
     key: "audit-first",
@@ -71,7 +83,7 @@ export const CONSOLE_QUERIES: readonly ConsoleQuery[] = [
     targeted: true,
     run: (inputs, n) => {
       const cursor = pick(inputs.deepCursors, n);
-      return listAuditRows({ scope: SCOPE, filters: {}, position: { after: { ...cursor, kind: "transition" } }, limit: AUDIT_PAGE_SIZE });
+      return listAuditRows({ scope: SCOPE, filters: {}, position: { after: { ...cursor, log: "transition" } }, limit: AUDIT_PAGE_SIZE });
     },
   },
   {

@@ -1,12 +1,15 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { StateBadge } from "@/components/orders/state-badge";
 import { Time } from "@/components/ui/time";
+import type { Assignee } from "@/lib/cases/queries/assignees";
+import type { CaseFilter } from "@/lib/cases/filters";
 import type { QueuesSnapshot, QueueState } from "@/lib/orders/queries/queues";
-import { QueueExceptionsTable, QueueStuckTable } from "./queue-tables";
+import { QueueCases } from "./queue-cases";
+import { QueueStuckTable } from "./queue-tables";
 
 /** The stuck queue's tabs; refunding has a queue of its own ("refunding too long"). */
 const STUCK_TABS = ["created", "paid", "delivering"] as const satisfies readonly QueueState[];
@@ -18,29 +21,50 @@ function isStuckTab(value: unknown): value is StuckTab {
 
 const POLL_MS = 5_000;
 
-async function fetchQueues(): Promise<QueuesSnapshot> {
-  const response = await fetch("/api/console/queues", { cache: "no-store", headers: { accept: "application/json" } });
+async function fetchQueues(cases: CaseFilter): Promise<QueuesSnapshot> {
+  const response = await fetch(`/api/console/queues?cases=${cases}`, { cache: "no-store", headers: { accept: "application/json" } });
   if (!response.ok) throw new Error(`queues answered ${response.status}`);
   return (await response.json()) as QueuesSnapshot;
 }
 
+interface QueueLiveProps {
+  readonly initial: QueuesSnapshot;
+  readonly requestedTab: string | undefined;
+  /** Staff who work cases, for the assign form. */
+  readonly assignees: readonly Assignee[];
+  /** The viewer ("staff:<email>"): "mine", and "you" as an owner. */
+  readonly me: string;
+}
+
 /**
  * The three queues, refreshed every few seconds from /api/console/queues: an order that gets stuck
- * or an exception that is filed while someone is looking appears without a reload. The first
- * render uses the snapshot the server rendered with.
+ * or a case that is filed, taken or resolved while someone is looking shows without a reload. The
+ * first render uses the snapshot the server rendered with (for the case filter in the URL).
  */
-export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; requestedTab: string | undefined }) {
+export function QueueLive({ initial, requestedTab, assignees, me }: QueueLiveProps) {
   const t = useTranslations("queues");
+  const c = useTranslations("cases");
+  const client = useQueryClient();
   // Without a choice in the URL, open the first state that has something waiting.
   const initialTab = isStuckTab(requestedTab) ? requestedTab : (STUCK_TABS.find((s) => initial.stuck[s].total > 0) ?? STUCK_TABS[0]);
+  const [cases, setCases] = useState<CaseFilter>(initial.cases.filter);
   const { data, isError } = useQuery({
-    queryKey: ["queues"],
-    queryFn: fetchQueues,
-    initialData: initial,
+    queryKey: ["queues", cases],
+    queryFn: () => fetchQueues(cases),
+    ...(cases === initial.cases.filter ? { initialData: initial } : {}),
+    placeholderData: (previous) => previous,
     refetchInterval: POLL_MS,
   });
-  const stuckTotal = STUCK_TABS.reduce((sum, state) => sum + data.stuck[state].total, 0);
-  const stuckMore = STUCK_TABS.some((state) => data.stuck[state].more);
+  const snapshot = data ?? initial;
+  const chooseCases = (filter: CaseFilter) => {
+    setCases(filter);
+    const url = new URL(window.location.href);
+    url.searchParams.set("cases", filter);
+    window.history.replaceState(null, "", url);
+  };
+  const refresh = () => void client.invalidateQueries({ queryKey: ["queues"] });
+  const stuckTotal = STUCK_TABS.reduce((sum, state) => sum + snapshot.stuck[state].total, 0);
+  const stuckMore = STUCK_TABS.some((state) => snapshot.stuck[state].more);
 
   return (
     <div className="space-y-8">
@@ -54,7 +78,7 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
             <>
               <span className="h-2 w-2 rounded-full bg-amber-500" aria-hidden />
               <span>
-                {t("stale")} <Time value={data.asOf} />
+                {t("stale")} <Time value={snapshot.asOf} />
               </span>
             </>
           ) : (
@@ -68,35 +92,28 @@ export function QueueLive({ initial, requestedTab }: { initial: QueuesSnapshot; 
 
       <nav aria-label={t("jump")} className="grid gap-3 sm:grid-cols-3">
         <JumpCard href="#stuck" label={t("stuck.title")} count={stuckTotal} more={stuckMore} />
-        <JumpCard href="#exceptions" label={t("exceptions.title")} count={data.exceptions.total} more={data.exceptions.more} />
-        <JumpCard href="#refunding" label={t("refunding.title")} count={data.stuck.refunding.total} more={data.stuck.refunding.more} />
+        <JumpCard href="#cases" label={c("title")} count={snapshot.cases.counts.all.total} more={snapshot.cases.counts.all.more} />
+        <JumpCard href="#refunding" label={t("refunding.title")} count={snapshot.stuck.refunding.total} more={snapshot.stuck.refunding.more} />
       </nav>
 
       <section id="stuck" aria-labelledby="stuck-heading" className="scroll-mt-4 space-y-3">
         <QueueHeading id="stuck-heading" title={t("stuck.title")} description={t("stuck.description")} />
-        <StuckTabs snapshot={data} initialTab={initialTab} />
+        <StuckTabs snapshot={snapshot} initialTab={initialTab} />
       </section>
 
-      <section id="exceptions" aria-labelledby="exceptions-heading" className="scroll-mt-4 space-y-3">
-        <QueueHeading id="exceptions-heading" title={t("exceptions.title")} description={t("exceptions.description")} />
-        {data.exceptions.items.length === 0 ? (
-          <Empty text={t("exceptions.empty")} />
-        ) : (
-          <>
-            <QueueExceptionsTable items={data.exceptions.items} />
-            <Showing shown={data.exceptions.items.length} list={data.exceptions} />
-          </>
-        )}
+      <section id="cases" aria-labelledby="cases-heading" className="scroll-mt-4 space-y-3">
+        <QueueHeading id="cases-heading" title={c("title")} description={c("description")} />
+        <QueueCases queue={snapshot.cases} onFilter={chooseCases} assignees={assignees} me={me} onChanged={refresh} />
       </section>
 
       <section id="refunding" aria-labelledby="refunding-heading" className="scroll-mt-4 space-y-3">
         <QueueHeading id="refunding-heading" title={t("refunding.title")} description={t("refunding.description")} />
-        {data.stuck.refunding.items.length === 0 ? (
+        {snapshot.stuck.refunding.items.length === 0 ? (
           <Empty text={t("refunding.empty")} />
         ) : (
           <>
-            <QueueStuckTable items={data.stuck.refunding.items} testId="queue-refunding" />
-            <Showing shown={data.stuck.refunding.items.length} list={data.stuck.refunding} />
+            <QueueStuckTable items={snapshot.stuck.refunding.items} testId="queue-refunding" />
+            <Showing shown={snapshot.stuck.refunding.items.length} list={snapshot.stuck.refunding} />
           </>
         )}
       </section>

@@ -3,7 +3,7 @@ import { useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
-import type { OpenException, StuckOrder } from "@/lib/orders/queries/queues";
+import type { StuckOrder } from "@/lib/orders/queries/queues";
 import { useFormatDuration } from "./orders-duration";
 
 // Rendered inside the live queues (a client component), so nothing here may touch the server.
@@ -57,63 +57,6 @@ export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[
               </td>
               <td className="p-3 text-xs text-slate-700">
                 <Time value={o.stateAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-export function QueueExceptionsTable({ items }: { items: readonly OpenException[] }) {
-  const t = useTranslations("queues.table");
-  const duration = useFormatDuration();
-  return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="w-full border-collapse text-sm" data-testid="queue-exceptions">
-        <caption className="sr-only">{t("exceptionsCaption")}</caption>
-        <thead>
-          <tr className="border-b border-slate-200 text-left text-slate-500">
-            <th scope="col" className={TH}>{t("kind")}</th>
-            <th scope="col" className={TH}>{t("order")}</th>
-            <th scope="col" className={`${TH} text-right`}>{t("amount")}</th>
-            <th scope="col" className={TH}>{t("event")}</th>
-            <th scope="col" className={TH}>{t("bizKey")}</th>
-            <th scope="col" className={TH}>{t("age")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((e) => (
-            <tr key={e.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`queue-exception-${e.id}`}>
-              <td className="p-3 font-mono text-xs">{e.kind}</td>
-              <td className="whitespace-nowrap p-3">
-                {e.orderNo ? (
-                  <Link href={orderHref(e.tenantId, e.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
-                    {e.orderNo}
-                  </Link>
-                ) : (
-                  <span className="text-slate-400">{t("noOrder")}</span>
-                )}
-                <span className="block font-mono text-xs text-slate-500">{e.tenantId}</span>
-              </td>
-              <td className="whitespace-nowrap p-3 text-right tabular-nums">{e.amount !== null ? formatMoney(e.amount, e.currency) : "—"}</td>
-              <td className="p-3 font-mono text-xs">{e.event ?? "—"}</td>
-              <td className="p-3">
-                {e.bizKey ? (
-                  <span className="inline-flex items-center gap-1">
-                    <span className="break-all font-mono text-xs">{e.bizKey}</span>
-                    <CopyButton value={e.bizKey} label={t("copy")} />
-                  </span>
-                ) : (
-                  <span className="text-slate-400">—</span>
-                )}
-              </td>
-              <td className="p-3">
-                <span className="font-medium tabular-nums">{duration(e.ageSeconds)}</span>
-                <span className="block text-xs text-slate-500">
-                  <Time value={e.createdAt} />
-                </span>
               </td>
             </tr>
           ))}

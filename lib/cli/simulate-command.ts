@@ -1,6 +1,9 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api/keys";
+import { answerLater } from "@/lib/sim/refund-channel";
 import { runSimulator, signingSecrets, startGrantEndpoint } from "@/lib/sim/simulator";
+import { listTenantSettings } from "@/lib/settings/tenant-settings";
+import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
 import { cliActor, runWithDatabase } from "./run";
 
 interface SimulateFlags {
@@ -34,10 +37,15 @@ export function registerSimulate(program: Command): void {
           }
           keys[tenant] = (await createApiKey({ tenantId: tenant, name: `simulator-${Date.now().toString(36)}`, actor: cliActor() })).key;
         }
-        const endpoint = await startGrantEndpoint({ port: flags.grantPort, secrets: signingSecrets });
+        const controller = new AbortController();
+        const endpoint = await startGrantEndpoint({
+          port: flags.grantPort,
+          secrets: signingSecrets,
+          onRefundRequested: (payload) => answerLater(payload, { baseUrl: flags.url, keys, signal: controller.signal }),
+        });
+        await listenForWebhooks(endpoint.webhookUrl, out);
         out(`grant endpoint listening on ${endpoint.url}; sending ${flags.rate} orders/s to ${flags.url} for ${flags.minutes} min`);
 
-        const controller = new AbortController();
         process.once("SIGINT", () => controller.abort());
         process.once("SIGTERM", () => controller.abort());
         const report = await runSimulator({ baseUrl: flags.url, keys, rate: flags.rate, durationMs: flags.minutes * 60_000, signal: controller.signal });
@@ -49,4 +57,23 @@ export function registerSimulate(program: Command): void {
         endpoint.server.close();
       }),
     );
+}
+
+/** A webhook URL a previous simulator run registered (it may have listened on another port). */
+const SIMULATOR_WEBHOOK = /^http:\/\/127\.0\.0\.1:\d+\/webhooks$/;
+
+/**
+ * Points the demo products' webhooks at the simulated channels, so they hear of refund requests:
+ * only where no webhook is set (or a simulator's is), never over a real integration; through the
+ * settings' own writer, so the change is audited like any other.
+ */
+async function listenForWebhooks(url: string, out: (line: string) => void): Promise<void> {
+  for (const settings of await listTenantSettings(["xiaoxiao", "fangzhou"])) {
+    if (settings.webhookUrl === url) continue;
+    if (settings.webhookUrl !== null && !SIMULATOR_WEBHOOK.test(settings.webhookUrl)) {
+      out(`${settings.tenantId} sends its webhooks to ${settings.webhookUrl}: refund requests will not reach the simulated channels`);
+      continue;
+    }
+    await updateTenantSettings(settings.tenantId, settings.updatedAt, { field: "webhook_url", value: url }, cliActor());
+  }
 }

@@ -1,7 +1,11 @@
 import "server-only";
 import type pg from "pg";
-import { getPrisma } from "@/lib/db/prisma";
-import { execute } from "@/lib/db/sql";
+import { z } from "zod";
+import { audit } from "@/lib/audit/record";
+import { UNRECORDED_PREFIX } from "@/lib/cases/model";
+import { settleDeliveryCases } from "@/lib/cases/settle";
+import { execute, maybeOne } from "@/lib/db/sql";
+import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
 import { grant, type GrantResult } from "@/lib/orders/grant";
 import type { OrderState } from "@/lib/orders/machine";
@@ -21,13 +25,12 @@ export const COORDINATOR_BIZ_KEY = "coordinator";
 
 // Failed grant calls are remembered in the database, not in a worker's memory: one order_exceptions
 // row per order, kind delivery-failed, biz_key 'coordinator', whose detail holds the attempt count
-// and when to try next (delivery-scan.ts reads both). It doubles as ops' view of the trouble (last
-// error, attempts) while the order sits in `delivering` and shows up in the stuck queue; it is
-// resolved when delivery completes, and an ops member resolving it by hand resets the backoff (the
-// next run retries).
+// and when to try next (delivery-scan.ts reads both). It doubles as ops' case about the trouble
+// (last error, attempts) while the order sits in `delivering`: the case is resolved when delivery
+// completes; a person dismissing it ends the backoff (the next run retries), and a failure after
+// that reopens it. Unrecorded grants are filed per grantId under UNRECORDED_PREFIX, and stay open
+// when delivery completes.
 export const FAILURE_KEY = "coordinator";
-/** Unrecorded grants are filed per grantId under this prefix, and stay open when delivery completes. */
-const UNRECORDED_PREFIX = "unrecorded:";
 
 const JOB = { actor: DELIVERY_ACTOR, source: "job" } as const;
 const log = logger.child({ job: "delivery-coordinator" });
@@ -90,33 +93,69 @@ export interface FailedCall {
   readonly error: string;
 }
 
-/** Counts a failed grant call on the order's failure row (FAILURE_KEY) and schedules the next attempt. */
+const failureRow = z.object({ id: z.number(), status: z.string() });
+
+/**
+ * Counts a failed grant call on the order's failure case (FAILURE_KEY) and schedules the next
+ * attempt. A case someone works keeps its owner; a closed one (resolved, dismissed) opens again,
+ * due from now, with an audit fact saying why.
+ */
 export async function recordFailure(
   failed: FailedCall,
   options: { readonly now: Date; readonly random: () => number; readonly pool: pg.Pool },
 ): Promise<void> {
   const attempts = failed.failures + 1;
   const nextAttemptAt = new Date(options.now.getTime() + backoffMs(attempts, options.random));
-  await execute(
-    options.pool,
-    `INSERT INTO order_exceptions (tenant_id, order_id, kind, biz_key, actor, detail)
-     VALUES ($1, $2, 'delivery-failed', $3, $4, $5)
-     ON CONFLICT (tenant_id, order_id, kind, biz_key) DO UPDATE
-     SET detail = EXCLUDED.detail, status = 'open', resolved_at = NULL, resolved_by = NULL`,
-    [
-      failed.tenantId,
-      failed.orderId,
-      FAILURE_KEY,
-      DELIVERY_ACTOR,
-      JSON.stringify({
-        attempts,
-        lastError: failed.error,
-        sku: failed.request.sku,
-        grantId: failed.request.grantId,
-        lastAttemptAt: options.now.toISOString(),
-        nextAttemptAt: nextAttemptAt.toISOString(),
-      }),
-    ],
+  const detail = JSON.stringify({
+    attempts,
+    lastError: failed.error,
+    sku: failed.request.sku,
+    grantId: failed.request.grantId,
+    lastAttemptAt: options.now.toISOString(),
+    nextAttemptAt: nextAttemptAt.toISOString(),
+  });
+  await transaction(
+    async ({ client, prisma }: PrismaTransaction) => {
+      const existing = await maybeOne(
+        client,
+        failureRow,
+        `SELECT id, status FROM order_exceptions WHERE tenant_id = $1 AND order_id = $2 AND kind = 'delivery-failed' AND biz_key = $3 FOR UPDATE`,
+        [failed.tenantId, failed.orderId, FAILURE_KEY],
+      );
+      if (!existing) {
+        // A twin inserting first fails this one on the unique key: the retry finds its row.
+        await execute(
+          client,
+          `INSERT INTO order_exceptions (tenant_id, order_id, kind, biz_key, actor, detail) VALUES ($1, $2, 'delivery-failed', $3, $4, $5)`,
+          [failed.tenantId, failed.orderId, FAILURE_KEY, DELIVERY_ACTOR, detail],
+        );
+        return;
+      }
+      if (existing.status === "open" || existing.status === "in-progress") {
+        await execute(client, `UPDATE order_exceptions SET detail = $2 WHERE id = $1`, [existing.id, detail]);
+        return;
+      }
+      await execute(
+        client,
+        `UPDATE order_exceptions SET detail = $2, status = 'open', owner = NULL, taken_at = NULL, resolution = NULL, resolution_key = NULL,
+           resolution_ref = NULL, resolved_reason = NULL, resolved_at = NULL, resolved_by = NULL,
+           sla_due_at = case_sla_due(tenant_id, kind, now())
+         WHERE id = $1`,
+        [existing.id, detail],
+      );
+      await audit(
+        {
+          actor: DELIVERY_ACTOR,
+          action: "case.reopened",
+          tenantId: failed.tenantId,
+          orderId: failed.orderId,
+          target: `case:${existing.id}`,
+          detail: { caseId: existing.id, kind: "delivery-failed", previousStatus: existing.status, attempts, lastError: failed.error },
+        },
+        prisma,
+      );
+    },
+    { pool: options.pool, prisma: true, retry: { label: "record grant failure", uniqueViolations: true } },
   );
   log.warn({ orderId: failed.orderId, tenantId: failed.tenantId, attempts, error: failed.error }, "grant call failed; backing off");
 }
@@ -124,12 +163,8 @@ export async function recordFailure(
 /** Confirms delivery once nothing is pending; true when this call moved the order. */
 export async function confirmDelivery(tenantId: string, orderId: number, pool: pg.Pool): Promise<boolean> {
   const confirmed = await transit({ orderId, event: "confirm-delivery", bizKey: COORDINATOR_BIZ_KEY, expectedState: "delivering", ...JOB }, pool);
-  if (confirmed.result === "applied" || confirmed.result === "duplicate") {
-    // Delivered: failed attempts are history now. (Not the unrecorded grants: those stay for ops.)
-    await getPrisma().orderException.updateMany({
-      where: { tenantId, orderId: BigInt(orderId), kind: "delivery-failed", status: "open", NOT: { bizKey: { startsWith: UNRECORDED_PREFIX } } },
-      data: { status: "resolved", resolvedAt: new Date(), resolvedBy: DELIVERY_ACTOR },
-    });
-  }
+  // Delivered: the order's goods cases are over (the failed attempts are history now; grants the
+  // ledger refused stay for ops), closed by the coordinator with their audit facts.
+  if (confirmed.result === "applied" || confirmed.result === "duplicate") await settleDeliveryCases({ tenantId, orderId, actor: DELIVERY_ACTOR }, pool);
   return confirmed.result === "applied";
 }

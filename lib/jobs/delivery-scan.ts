@@ -37,7 +37,8 @@ const candidateRow = z.object({
 });
 export type Candidate = z.output<typeof candidateRow>;
 
-// An order is due unless its open delivery-failed row (delivery-record.ts) says to wait longer.
+// An order is due unless its active delivery-failed case (delivery-record.ts) says to wait longer:
+// a person working the case does not end the backoff, dismissing it does.
 const DUE = `(e.detail IS NULL OR (e.detail->>'nextAttemptAt')::timestamptz <= $3)`;
 const CANDIDATE_COLUMNS = `o.id, o.state, o.order_no AS "orderNo", o.player_id AS "playerId",
   COALESCE((e.detail->>'attempts')::int, 0) AS failures`;
@@ -45,7 +46,7 @@ const CANDIDATE_COLUMNS = `o.id, o.state, o.order_no AS "orderNo", o.player_id A
 // join may be planned as a scan of the tenant's whole exceptions index).
 const FAILURE_JOIN = `LEFT JOIN LATERAL (SELECT x.detail FROM order_exceptions x
   WHERE x.tenant_id = o.tenant_id AND x.order_id = o.id AND x.kind = 'delivery-failed' AND x.biz_key = '${FAILURE_KEY}'
-    AND x.status = 'open' LIMIT 1) e ON true`;
+    AND x.status IN ('open', 'in-progress') LIMIT 1) e ON true`;
 
 export interface Scan {
   readonly tenantId: string;

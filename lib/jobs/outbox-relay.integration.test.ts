@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { execute, one, rows } from "@/lib/db/sql";
+import { requestRefund } from "@/lib/refunds/request-refund";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { claimOutboxBatch, NO_WEBHOOK, relayOutbox, type RelayReport } from "./outbox-relay";
@@ -207,5 +208,39 @@ describe("relayOutbox", () => {
     expect(await slow).toMatchObject({ claimed: 1, delivered: 1 });
     // The second relay's outcome stands: the first one's late "delivered" was fenced off.
     expect(await rowsOf([id!])).toMatchObject([{ status: "pending", attempts: 1, lastError: "HTTP 503: refused" }]);
+  });
+
+  it("a refund request is signed to the channel like every webhook; once delivered, the refund is sent — not where no webhook listens", async () => {
+    const ask = (tenantId: string, refundId: string) =>
+      requestRefund({
+        tenantId,
+        refundId,
+        orderId: null,
+        caseId: null,
+        channel: "alipay",
+        paymentTxn: `alipay-${refundId}`,
+        paymentAmount: 18_00,
+        amount: 18_00,
+        currency: "CNY",
+        reason: "paid after close",
+        requestedBy: "staff:ops@example.com",
+      });
+    await ask("hooks", "rf-relay-1");
+    await ask("silent", "rf-relay-2");
+    const before = receiver.requests.length;
+    await drain({});
+
+    const request = receiver.requests.slice(before).find((r) => r.headers[TOPIC_HEADER] === "refund.requested")!;
+    expect(JSON.parse(request.body)).toMatchObject({ tenantId: "hooks", refundId: "rf-relay-1", paymentTxn: "alipay-rf-relay-1", amount: 18_00, currency: "CNY" });
+    expect(
+      verifySignature({ secret: secrets.hooks!, signature: String(request.headers[SIGNATURE_HEADER]), timestamp: String(request.headers[TIMESTAMP_HEADER]), body: request.body }),
+    ).toBe(true);
+    const refunds = await rows(getPool(), z.object({ refundId: z.string(), status: z.string() }), `SELECT refund_id AS "refundId", status FROM payment_refunds ORDER BY refund_id`);
+    expect(refunds).toEqual([
+      { refundId: "rf-relay-1", status: "sent" },
+      { refundId: "rf-relay-2", status: "requested" },
+    ]);
+    const sent = await one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM audit_events WHERE action = 'refund.sent' AND actor = 'system:outbox-relay'`);
+    expect(sent.n).toBe(1);
   });
 });

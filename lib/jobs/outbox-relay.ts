@@ -2,9 +2,12 @@ import "server-only";
 import type pg from "pg";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { execute, rows } from "@/lib/db/sql";
+import { rows, type Queryable } from "@/lib/db/sql";
+import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
+import { markRefundsSent } from "@/lib/refunds/mark-sent";
 import { backoffMs } from "./backoff";
+import { NO_WEBHOOK } from "./no-webhook";
 import { runConcurrently } from "./run-concurrently";
 import { MESSAGE_ID_HEADER, TOPIC_HEADER } from "./signature";
 import { postSigned } from "./signed-post";
@@ -17,9 +20,10 @@ export const MAX_DELIVERY_ATTEMPTS = 15;
  * `delivered` with this note instead of being kept pending (they would be claimed again on every
  * run, forever, ahead of deliverable ones) or made `dead` (the console's dead list is for failures
  * ops should act on, and would fill with every order event of such a tenant). The row stays as the
- * record of what happened; setting a URL later does not replay the past.
+ * record of what happened; setting a URL later does not replay the past. The console shows such a
+ * message as "not sent: no webhook configured", never as delivered.
  */
-export const NO_WEBHOOK = "no webhook configured";
+export { NO_WEBHOOK };
 
 export interface RelayOptions {
   readonly batchSize?: number;
@@ -111,6 +115,9 @@ type Status = "delivered" | "pending" | "dead";
 
 interface Settlement {
   readonly id: number;
+  readonly tenantId: string;
+  /** Set for `refund.requested` messages: the refund the channel has now been told about. */
+  readonly refundId: string | null;
   readonly status: Status;
   /** 1 when a request was made, 0 when none was (no webhook). */
   readonly tried: number;
@@ -144,7 +151,7 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
   const settlements: Settlement[] = [];
   await runConcurrently(claimed, options.concurrency ?? 16, async (message) => {
     if (!message.webhookUrl || !message.signingSecret) {
-      settlements.push({ id: message.id, status: "delivered", tried: 0, error: NO_WEBHOOK, retryInMs: null, leaseUntil: message.leaseUntil });
+      settlements.push({ ...about(message), status: "delivered", tried: 0, error: NO_WEBHOOK, retryInMs: null, leaseUntil: message.leaseUntil });
       return;
     }
     const sent = await postSigned({
@@ -157,13 +164,13 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
       ...(options.now ? { now: options.now } : {}),
     });
     if (sent.ok) {
-      settlements.push({ id: message.id, status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil });
+      settlements.push({ ...about(message), status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil });
       return;
     }
     const failures = message.attempts + 1;
     const dead = failures >= maxAttempts;
     settlements.push({
-      id: message.id,
+      ...about(message),
       status: dead ? "dead" : "pending",
       tried: 1,
       error: sent.error,
@@ -184,15 +191,47 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
   };
 }
 
+/** Which message a settlement is about, and which refund when it carries one. */
+function about(message: ClaimedMessage): Pick<Settlement, "id" | "tenantId" | "refundId"> {
+  const payload = message.payload as { refundId?: unknown } | null;
+  const refundId = message.topic === "refund.requested" && typeof payload?.refundId === "string" ? payload.refundId : null;
+  return { id: message.id, tenantId: message.tenantId, refundId };
+}
+
 /**
- * Records a batch's outcomes in one statement. `attempts` counts requests made, successful or not.
- * The lease is the fence: if this relay overran its lease and another claimed the message since,
- * next_attempt_at no longer matches and this relay's stale outcome is dropped.
+ * Records a batch's outcomes, and marks the refunds whose request reached the channel as sent, in
+ * one transaction: a refund is `sent` exactly when its message is `delivered` (a tenant without a
+ * webhook was told nothing, so its refunds stay `requested`). `attempts` counts requests made,
+ * successful or not. The lease is the fence: if this relay overran its lease and another claimed the
+ * message since, next_attempt_at no longer matches and this relay's stale outcome is dropped — and
+ * so is its refund's.
  */
 async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Date | undefined): Promise<void> {
   if (settlements.length === 0) return;
-  await execute(
-    pool,
+  const refunds = settlements.filter((s) => s.refundId !== null && s.status === "delivered" && s.tried === 1);
+  if (refunds.length === 0) {
+    await settleMessages(pool, settlements, now);
+    return;
+  }
+  await transaction(
+    async (tx: PrismaTransaction) => {
+      const settled = new Set(await settleMessages(tx.client, settlements, now));
+      await markRefundsSent(
+        tx,
+        refunds.filter((s) => settled.has(s.id)).map((s) => ({ tenantId: s.tenantId, refundId: s.refundId!, messageId: s.id })),
+      );
+    },
+    { pool, prisma: true },
+  );
+}
+
+const settledRow = z.object({ id: z.number() });
+
+/** One statement for the batch; returns the ids it settled (those whose lease still held). */
+async function settleMessages(db: Queryable, settlements: readonly Settlement[], now: Date | undefined): Promise<number[]> {
+  const settled = await rows(
+    db,
+    settledRow,
     `UPDATE outbox_messages m SET
        status = x.status,
        attempts = m.attempts + x.tried,
@@ -202,7 +241,8 @@ async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Da
        delivered_at = CASE WHEN x.status = 'delivered' THEN COALESCE($7::timestamptz, now()) END
      FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::timestamptz[])
        AS x(id, status, tried, error, retry_in_ms, lease_until)
-     WHERE m.id = x.id AND m.status = 'pending' AND m.next_attempt_at = x.lease_until`,
+     WHERE m.id = x.id AND m.status = 'pending' AND m.next_attempt_at = x.lease_until
+     RETURNING m.id`,
     [
       settlements.map((s) => s.id),
       settlements.map((s) => s.status),
@@ -213,4 +253,5 @@ async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Da
       now ?? null,
     ],
   );
+  return settled.map((s) => s.id);
 }

@@ -1,14 +1,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getPrisma } from "@/lib/db/prisma";
-import { verifySignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@/lib/jobs/signature";
+import { TOPIC_HEADER, verifySignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@/lib/jobs/signature";
 import { logger } from "@/lib/log";
+import type { RefundRequestedPayload } from "@/lib/refunds/request-refund";
 import { DEMO_CATALOG, type DemoProduct, type DemoTenantId } from "@/lib/seed/demo-catalog";
 
 // The traffic simulator: plays the outside world against a running console, through the public
 // integration API only. Payment channels create and pay orders (with the occasional retried
-// callback, short payment and payment after close); xiaoxiao's game server drives its own delivery
-// through the API; a demo grant endpoint answers fangzhou's delivery coordinator (managed mode).
+// callback, short payment, overpayment, second payment and payment after close); xiaoxiao's game
+// server drives its own delivery through the API; a demo grant endpoint answers fangzhou's delivery
+// coordinator (managed mode); and the channels hear of refund requests on a webhook and answer them
+// through the API (refund-channel.ts), so cases move through every state while you watch.
 
 export interface SimulatorOptions {
   /** The console's base URL, e.g. http://127.0.0.1:3000 */
@@ -30,6 +33,8 @@ export type SimCounter =
   | "short-payments"
   | "abandoned"
   | "late-payments"
+  | "second-payments"
+  | "overpayments"
   | "delivered-by-game-server"
   | "refunds-requested"
   | "http-errors";
@@ -63,6 +68,8 @@ export async function runSimulator(options: SimulatorOptions): Promise<SimReport
     "short-payments": 0,
     abandoned: 0,
     "late-payments": 0,
+    "second-payments": 0,
+    "overpayments": 0,
     "delivered-by-game-server": 0,
     "refunds-requested": 0,
     "http-errors": 0,
@@ -109,12 +116,23 @@ export async function runSimulator(options: SimulatorOptions): Promise<SimReport
       await event({ event: "pay", bizKey: `${txn}-short`, amount: product.price - 100 });
       report["short-payments"]++;
     }
+    if (fate >= 0.1 && fate < 0.105) {
+      // Charged too much and nothing else: the order waits for ops to accept it (or times out).
+      await event({ event: "pay", bizKey: `${txn}-over`, amount: product.price + 100 });
+      report.overpayments++;
+      return;
+    }
     const paid = await event({ event: "pay", bizKey: txn, amount: product.price });
     if (paid.status !== 200) return;
     report.paid++;
     if (random() < 0.15) {
       await event({ event: "pay", bizKey: txn, amount: product.price });
       report["retried-callbacks"]++;
+    }
+    if (random() < 0.01) {
+      // The player paid twice (a second transaction): money for ops to give back.
+      await event({ event: "pay", bizKey: `${txn}-again`, amount: product.price });
+      report["second-payments"]++;
     }
 
     // fangzhou is delivered by our coordinator through the demo grant endpoint; xiaoxiao's game
@@ -166,11 +184,19 @@ async function waitUntilUp(baseUrl: string, signal?: AbortSignal): Promise<void>
 
 /**
  * The demo game server's grant endpoint (fangzhou's managed delivery points here): checks the
- * signature, grants each grantId once, and now and then answers 503 so retries can be seen.
+ * signature, grants each grantId once, and now and then answers 503 so retries can be seen. On
+ * /webhooks the same server plays the tenants' webhook receiver: it checks the signature, accepts
+ * every message, and hands refund requests to `onRefundRequested` (the channels answer them).
  */
-export async function startGrantEndpoint(input: { port: number; secrets: () => Promise<Record<string, string>>; failureRate?: number }): Promise<{
+export async function startGrantEndpoint(input: {
+  port: number;
+  secrets: () => Promise<Record<string, string>>;
+  failureRate?: number;
+  onRefundRequested?: (payload: RefundRequestedPayload) => void;
+}): Promise<{
   server: Server;
   url: string;
+  webhookUrl: string;
   granted: Set<string>;
 }> {
   const granted = new Set<string>();
@@ -185,6 +211,10 @@ export async function startGrantEndpoint(input: { port: number; secrets: () => P
           secret !== undefined &&
           verifySignature({ secret, signature: request.headers[SIGNATURE_HEADER] as string, timestamp: request.headers[TIMESTAMP_HEADER] as string, body });
         if (!signed) return void response.writeHead(401).end("bad signature");
+        if (request.url === "/webhooks") {
+          if (request.headers[TOPIC_HEADER] === "refund.requested") input.onRefundRequested?.(JSON.parse(body) as RefundRequestedPayload);
+          return void response.writeHead(204).end();
+        }
         if (!granted.has(grant.grantId) && Math.random() < (input.failureRate ?? 0.05)) return void response.writeHead(503).end("busy, try later");
         granted.add(grant.grantId);
         response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ granted: true }));
@@ -195,7 +225,7 @@ export async function startGrantEndpoint(input: { port: number; secrets: () => P
   });
   await new Promise<void>((resolve) => server.listen(input.port, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/grants`, granted };
+  return { server, url: `http://127.0.0.1:${port}/grants`, webhookUrl: `http://127.0.0.1:${port}/webhooks`, granted };
 }
 
 /** The tenants' signing secrets, for checking what the coordinator signs. */

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the integration API, generated from the zod schemas the routes
 // parse with (OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what zod emits).
 import { z } from "zod";
-import { createOrderBody, errorBody, eventBody, grantBody, orderView } from "./schemas";
+import { createOrderBody, errorBody, eventBody, grantBody, orderView, refundEventBody, refundView } from "./schemas";
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -19,6 +19,12 @@ const refusedReply = (description: string, results: string[], extra: Record<stri
   reply(description, { allOf: [ref("Error"), resultSchema(results, extra)] });
 const error = (description: string) => reply(description, ref("Error"));
 const orderNo = { name: "orderNo", in: "path", required: true, schema: { type: "string" } };
+const refundId = { name: "refundId", in: "path", required: true, schema: { type: "string" }, description: "ours, as sent in the refund.requested webhook" };
+const refundResult = (results: string[]) => ({
+  type: "object",
+  properties: { result: { type: "string", enum: results }, refund: ref("Refund") },
+  required: ["result", "refund"],
+});
 
 const common = {
   "400": error("Invalid body (fields says which)."),
@@ -34,7 +40,7 @@ export function openApiDocument(serverUrl: string) {
       title: "Order Ops integration API",
       version: "1.0.0",
       description:
-        "For payment channels and game servers. Authenticate with `Authorization: Bearer <key>`; the tenant always comes from the key. Every error body is `{ error: { code, message } }`.",
+        "For payment channels and game servers. Authenticate with `Authorization: Bearer <key>`; the tenant always comes from the key. Every error body is `{ error: { code, message } }`. Refunds of stray payments (a payment after the order closed, a second payment) are asked of the channel with a signed `refund.requested` webhook carrying `{ tenantId, refundId, orderNo, channel, paymentTxn, amount, currency, reason }`; the channel answers through `POST /api/v1/refunds/{refundId}/events`.",
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
@@ -45,6 +51,8 @@ export function openApiDocument(serverUrl: string) {
         Event: json(eventBody),
         Grant: json(grantBody),
         Order: z.toJSONSchema(orderView),
+        RefundEvent: json(refundEventBody),
+        Refund: z.toJSONSchema(refundView),
         Error: z.toJSONSchema(errorBody),
       },
     },
@@ -80,6 +88,21 @@ export function openApiDocument(serverUrl: string) {
               guard: { type: "string" },
             }),
             "404": error("Unknown order."),
+            ...common,
+          },
+        },
+      },
+      "/api/v1/refunds/{refundId}/events": {
+        post: {
+          summary: "Answer a refund we asked for: confirm or fail it",
+          parameters: [refundId],
+          requestBody: body("RefundEvent"),
+          responses: {
+            "200": reply("Applied, or a duplicate of the answer already given with this bizKey.", refundResult(["applied", "duplicate"])),
+            "409": reply("Illegal: the refund is already confirmed or failed (with another answer).", {
+              allOf: [ref("Error"), { type: "object", properties: { result: { type: "string", enum: ["illegal"] }, refusal: { type: "object" }, refund: ref("Refund") } }],
+            }),
+            "404": error("Unknown refund (or another tenant's)."),
             ...common,
           },
         },

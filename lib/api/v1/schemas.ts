@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { LINE_KINDS } from "@/lib/orders/guards";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
+import { REFUND_EVENTS, REFUND_STATUSES } from "@/lib/refunds/model";
 
 const id = (what: string) =>
   z
@@ -32,7 +33,16 @@ export const eventBody = z.object({
   event: z.enum(ORDER_EVENTS),
   bizKey: z.string().max(128).describe("the business fact that makes this event unique: the channel transaction id for pay, the refund id for refund events"),
   reason: z.string().trim().max(500).optional(),
-  amount: z.number().int().positive().optional().describe("pay only: what the channel says was paid, in minor units"),
+  // Whatever a channel reports must reach the amount guard, so a wrong amount is filed as an
+  // exception (money that arrived is never dropped): bounded only by what the ledger can hold
+  // exactly, never by what an order may cost.
+  amount: z
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe("pay only: what the channel says was paid, in minor units (any positive integer up to 2^53-1)"),
   expectedState: z.enum(ORDER_STATES).optional(),
   expectedVersion: z.number().int().nonnegative().optional(),
 });
@@ -66,6 +76,33 @@ export const orderView = z.object({
   ),
 });
 export type OrderView = z.infer<typeof orderView>;
+
+/** A payment channel's answer to a refund we asked it for (the refund.requested webhook). */
+export const refundEventBody = z.object({
+  event: z.enum(REFUND_EVENTS).describe("confirm: the money went back to the payer; fail: the channel could not refund"),
+  bizKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .describe("the channel's own id for this answer (its refund receipt): the same event with the same bizKey again is a duplicate"),
+  reason: z.string().trim().max(500).optional().describe("fail: why, in the channel's words"),
+});
+
+export const refundView = z.object({
+  refundId: z.string(),
+  status: z.enum(REFUND_STATUSES),
+  amount: z.number().int().describe("integer minor units"),
+  currency: z.string(),
+  channel: z.string(),
+  paymentTxn: z.string().describe("the channel's transaction id of the payment refunded"),
+  orderNo: z.string().nullable(),
+  channelRef: z.string().nullable().describe("the bizKey of the confirm or fail that settled it"),
+  reason: z.string(),
+  createdAt: z.string().describe("ISO 8601"),
+  updatedAt: z.string().describe("ISO 8601"),
+});
+export type RefundView = z.infer<typeof refundView>;
 
 export const errorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.array(z.string())).optional() }),

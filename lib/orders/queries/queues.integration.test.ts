@@ -7,6 +7,7 @@ import type { OrderState } from "@/lib/orders/machine";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { signInAs } from "@/lib/test/session";
+import { CASE_FILTERS, type CaseFilter } from "@/lib/cases/filters";
 import { loadQueues, QUEUE_STATES, type QueuesSnapshot, type QueueState } from "./queues";
 
 
@@ -36,9 +37,14 @@ interface ModelException {
   id: number;
   tenantId: string;
   orderNo: string | null;
-  status: "open" | "resolved";
+  status: "open" | "in-progress" | "resolved";
+  owner: string | null;
   ageMin: number;
 }
+
+const OPS = "staff:ops@example.com";
+/** amount-mismatch is a money kind: due 4 hours after it was filed (the default SLA). */
+const SLA_MIN = 240;
 
 const orders: ModelOrder[] = [];
 const exceptions: ModelException[] = [];
@@ -71,25 +77,29 @@ beforeAll(async () => {
   const exceptionRows: Omit<ModelException, "id">[] = [];
   for (const tenantId of ["alpha", "beta", "gamma"]) {
     for (let i = 1; i <= 30; i++) {
+      const status = i % 4 === 0 ? "resolved" : i % 3 === 0 ? "in-progress" : "open";
       exceptionRows.push({
         tenantId,
         // Some facts could not be tied to any order.
         orderNo: i % 5 === 0 ? null : `Q${i}`,
-        status: i % 4 === 0 ? "resolved" : "open",
-        ageMin: 5 * ((i * 7) % 40),
+        status,
+        owner: status === "open" ? null : OPS,
+        // Up to 395 minutes: some past the 4-hour SLA, none on its boundary.
+        ageMin: 5 * ((i * 7) % 80) + 2,
       });
     }
   }
   const insertedExceptions = await rows(
     pool,
     z.object({ id: z.number() }),
-    `INSERT INTO order_exceptions (tenant_id, order_id, kind, event, biz_key, amount, actor, status, created_at)
-     SELECT x.t, o.id, 'amount-mismatch', 'pay', 'TX-' || x.ord, 500, 'channel:test', x.status, now() - make_interval(mins => x.m)
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS x(t, n, status, m, ord)
+    `INSERT INTO order_exceptions (tenant_id, order_id, kind, event, biz_key, amount, actor, status, owner, created_at, resolved_at)
+     SELECT x.t, o.id, 'amount-mismatch', 'pay', 'TX-' || x.ord, 500, 'channel:test', x.status, x.owner, now() - make_interval(mins => x.m),
+            CASE WHEN x.status = 'resolved' THEN now() END
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS x(t, n, status, m, owner, ord)
      LEFT JOIN orders o ON o.tenant_id = x.t AND o.order_no = x.n
      ORDER BY x.ord
      RETURNING id`,
-    [exceptionRows.map((r) => r.tenantId), exceptionRows.map((r) => r.orderNo), exceptionRows.map((r) => r.status), exceptionRows.map((r) => r.ageMin)],
+    [exceptionRows.map((r) => r.tenantId), exceptionRows.map((r) => r.orderNo), exceptionRows.map((r) => r.status), exceptionRows.map((r) => r.ageMin), exceptionRows.map((r) => r.owner)],
   );
   exceptionRows.forEach((row, i) => exceptions.push({ ...row, id: insertedExceptions[i]!.id }));
   await pool.query(`ANALYZE orders, order_exceptions`);
@@ -107,12 +117,21 @@ function expectedStuck(state: QueueState, scope: readonly string[] = SCOPE): str
     .map((o) => `${o.tenantId}/${o.orderNo}`);
 }
 
-function expectedExceptions(scope: readonly string[] = SCOPE): number[] {
+/** Active cases, most urgent first: due = filed + SLA, so the longest waiting first, then by id. */
+function expectedCases(filter: CaseFilter = "all", scope: readonly string[] = SCOPE): number[] {
+  const keep: Record<CaseFilter, (e: ModelException) => boolean> = {
+    all: () => true,
+    mine: (e) => e.owner === OPS,
+    unassigned: (e) => e.owner === null,
+    overdue: (e) => e.ageMin > SLA_MIN,
+  };
   return exceptions
-    .filter((e) => scope.includes(e.tenantId) && e.status === "open")
+    .filter((e) => scope.includes(e.tenantId) && e.status !== "resolved" && keep[filter](e))
     .sort((a, b) => b.ageMin - a.ageMin || a.id - b.id)
     .map((e) => e.id);
 }
+const viewer = { actor: OPS, role: "ops" } as const;
+const caseIds = (snapshot: QueuesSnapshot) => snapshot.cases.items.map((c) => c.id);
 
 const stuckKeys = (snapshot: QueuesSnapshot, state: QueueState) => snapshot.stuck[state].items.map((o) => `${o.tenantId}/${o.orderNo}`);
 
@@ -148,17 +167,27 @@ describe("loadQueues", () => {
     expect(ages).toEqual([...ages].sort((a, b) => b - a));
   });
 
-  it("the exceptions inbox: open exceptions only, oldest first, with or without an order", async () => {
-    const snapshot = await loadQueues(SCOPE, { limit: 1000 });
-    expect(snapshot.exceptions.items.map((e) => e.id)).toEqual(expectedExceptions());
-    expect(snapshot.exceptions.total).toBe(expectedExceptions().length);
-    const byId = new Map(exceptions.map((e) => [e.id, e]));
-    for (const item of snapshot.exceptions.items) {
-      expect(item.orderNo).toBe(byId.get(item.id)!.orderNo);
-      expect(item).toMatchObject({ kind: "amount-mismatch", event: "pay", amount: 500, currency: "CNY" });
-      expect(item.bizKey).toMatch(/^TX-\d+$/);
+  it("the case queue: active cases only, most urgent first, with or without an order; each filter exactly its cases", async () => {
+    for (const filter of CASE_FILTERS) {
+      const snapshot = await loadQueues(SCOPE, { limit: 1000, viewer, caseFilter: filter });
+      expect(caseIds(snapshot), filter).toEqual(expectedCases(filter));
+      for (const f of CASE_FILTERS) expect(snapshot.cases.counts[f], `${filter}: count of ${f}`).toEqual({ total: expectedCases(f).length, more: false });
     }
-    expect(snapshot.exceptions.items.some((e) => e.orderNo === null)).toBe(true);
+    for (const filter of ["mine", "unassigned", "overdue"] as const) expect(expectedCases(filter).length, filter).toBeGreaterThan(0);
+    const snapshot = await loadQueues(SCOPE, { limit: 1000, viewer });
+    const byId = new Map(exceptions.map((e) => [e.id, e]));
+    for (const item of snapshot.cases.items) {
+      expect(item.order?.orderNo ?? null).toBe(byId.get(item.id)!.orderNo);
+      expect(item).toMatchObject({ kind: "amount-mismatch", event: "pay", amount: 500, currency: "CNY", owner: byId.get(item.id)!.owner });
+      expect(item.dueInSeconds < 0).toBe(byId.get(item.id)!.ageMin > SLA_MIN);
+      // Words, not codes: the explanation is data the console words; the viewer's controls are worked out.
+      // (These rows carry no refusal: with an order the expected amount is the order's, without one it cannot be told.)
+      expect(item.explanation).toEqual(
+        item.order ? { kind: "amount-mismatch", paid: 500, expected: 600, currency: "CNY", txn: item.bizKey, accepted: false } : { kind: "other", caseKind: "amount-mismatch" },
+      );
+      expect(item.controls.assign).toBe(true);
+    }
+    expect(snapshot.cases.items.some((e) => e.order === null)).toBe(true);
   });
 
   it("each list is capped at the limit, with the full count beside it", async () => {
@@ -168,8 +197,8 @@ describe("loadQueues", () => {
       expect(stuckKeys(snapshot, state)).toEqual(want.slice(0, 5));
       expect(snapshot.stuck[state].total).toBe(want.length);
     }
-    expect(snapshot.exceptions.items.map((e) => e.id)).toEqual(expectedExceptions().slice(0, 5));
-    expect(snapshot.exceptions.total).toBe(expectedExceptions().length);
+    expect(caseIds(snapshot)).toEqual(expectedCases().slice(0, 5));
+    expect(snapshot.cases.counts.all.total).toBe(expectedCases().length);
   });
 
   it("counts stop past the count limit and say so", async () => {
@@ -180,25 +209,26 @@ describe("loadQueues", () => {
       expect(stuckKeys(snapshot, state)).toEqual(want.slice(0, 3));
     }
     expect(expectedStuck("created").length).toBeGreaterThan(10);
-    expect(snapshot.exceptions).toMatchObject({ total: 10, more: true });
+    expect(snapshot.cases.counts.all).toEqual({ total: 10, more: true });
     const exact = await loadQueues(SCOPE, { countLimit: 10_000 });
-    expect(exact.exceptions).toMatchObject({ total: expectedExceptions().length, more: false });
+    expect(exact.cases.counts.all).toEqual({ total: expectedCases().length, more: false });
   });
 
   it("never shows a tenant outside the scope", async () => {
     const snapshot = await loadQueues(SCOPE, { limit: 1000 });
     const tenants = new Set([
       ...QUEUE_STATES.flatMap((s) => snapshot.stuck[s].items.map((o) => o.tenantId)),
-      ...snapshot.exceptions.items.map((e) => e.tenantId),
+      ...snapshot.cases.items.map((e) => e.tenantId),
     ]);
     expect([...tenants].sort()).toEqual(["alpha", "beta"]);
     const none = await loadQueues([]);
     for (const state of QUEUE_STATES) expect(none.stuck[state]).toEqual({ total: 0, more: false, items: [] });
-    expect(none.exceptions).toEqual({ total: 0, more: false, items: [] });
+    expect(none.cases.items).toEqual([]);
+    expect(none.cases.counts.all).toEqual({ total: 0, more: false });
   });
 
   it("is plain JSON, as the live view receives it", async () => {
-    const snapshot = await loadQueues(SCOPE);
+    const snapshot = await loadQueues(SCOPE, { viewer });
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
     expect(Date.parse(snapshot.asOf)).not.toBeNaN();
   });
@@ -210,7 +240,12 @@ describe("loadQueues", () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as QueuesSnapshot;
     expect(stuckKeys(body, "created")).toEqual(expectedStuck("created", ["beta"]).slice(0, 50));
-    expect(body.exceptions.items.map((e) => e.id)).toEqual(expectedExceptions(["beta"]));
+    expect(caseIds(body)).toEqual(expectedCases("all", ["beta"]));
+    // An agent sees cases but works none of them.
+    expect(body.cases.items.every((c) => !c.controls.take && c.controls.offers.length === 0)).toBe(true);
+    signInAs("ops", ["beta"], { email: "ops@example.com" });
+    const mine = await GET(new NextRequest("http://localhost/api/console/queues?cases=mine"), { params: Promise.resolve({}) });
+    expect(caseIds((await mine.json()) as QueuesSnapshot)).toEqual(expectedCases("mine", ["beta"]));
   });
 });
 
@@ -218,7 +253,7 @@ describe("loadQueues: every statement reads through an index", () => {
   it("no sequential scan of orders or order_exceptions", async () => {
     const pool = getPool();
     const spy = vi.spyOn(pool, "query");
-    await loadQueues(SCOPE);
+    await loadQueues(SCOPE, { viewer, caseFilter: "mine" });
     const statements = spy.mock.calls.map(([text, values]) => ({ text: text as unknown as string, values: values as unknown[] }));
     spy.mockRestore();
     expect(statements.length).toBe(4);
@@ -237,7 +272,7 @@ describe("loadQueues: every statement reads through an index", () => {
         }
       }
       expect(used).toContain("orders_tenant_id_state_state_at_idx");
-      expect(used).toContain("order_exceptions_tenant_id_status_created_at_idx");
+      expect(used).toContain("order_exceptions_active_owner_idx");
     } finally {
       await client.query("RESET enable_seqscan");
       client.release();

@@ -2,16 +2,20 @@ import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
+import type { CaseFilter, CaseQueue } from "@/lib/cases/filters";
+import { loadCaseQueue } from "@/lib/cases/queries/case-queue";
+import type { Viewer } from "@/lib/cases/offers";
 import type { OrderState } from "@/lib/orders/machine";
 
-// The work queues ops and support clear every day, each oldest first:
+// The work queues ops and support clear every day:
 // - stuck orders: in created, paid or delivering longer than the product's max_dwell_seconds for
-//   that state (a dropped payment callback, a delivery that never finished);
+//   that state (a dropped payment callback, a delivery that never finished), oldest first;
 // - refunding too long: the same rule for refunding (a channel that never answered the refund);
-// - the exceptions inbox: open order_exceptions (money or facts the ledger could not apply).
+// - the case queue: open and in-progress cases (exceptions: money or goods the ledger could not
+//   apply), most urgent first, filtered to all, mine, unassigned or overdue (lib/cases/queries/case-queue.ts).
 // Stuck lists are ranges of orders (tenant_id, state, state_at) below each pair's own cutoff; the
-// inbox is a range of order_exceptions (tenant_id, status, created_at). Each list is capped, with
-// the full count beside it.
+// case queue is ranges of the partial indexes on active cases. Each list is capped, with the full
+// count beside it.
 //
 // The snapshot is plain JSON (times as ISO strings): the page renders it on the server and hands it
 // to the live view, which then polls /api/console/queues for the same shape.
@@ -42,20 +46,6 @@ export interface StuckOrder {
   readonly maxDwellSeconds: number;
 }
 
-export interface OpenException {
-  readonly id: number;
-  readonly tenantId: string;
-  readonly kind: string;
-  /** Null when the fact could not be tied to an order. */
-  readonly orderNo: string | null;
-  readonly amount: number | null;
-  readonly currency: string;
-  readonly event: string | null;
-  readonly bizKey: string;
-  readonly createdAt: string;
-  readonly ageSeconds: number;
-}
-
 export interface QueueList<T> {
   /** Exact, unless `more`: then there are more than this many. */
   readonly total: number;
@@ -68,7 +58,7 @@ export interface QueuesSnapshot {
   /** The database's clock when the snapshot was taken: ages are as of this instant. */
   readonly asOf: string;
   readonly stuck: Readonly<Record<QueueState, QueueList<StuckOrder>>>;
-  readonly exceptions: QueueList<OpenException>;
+  readonly cases: CaseQueue;
 }
 
 type MutableList<T> = { total: number; more: boolean; items: T[] };
@@ -89,37 +79,32 @@ const stuckRow: z.ZodType<StuckOrder & { readonly asOf: string }, unknown> = z.o
 
 const stuckCountRow = z.object({ state: z.enum(QUEUE_STATES), n: z.number(), asOf: z.string() });
 
-const exceptionRow: z.ZodType<OpenException, unknown> = z.object({
-  id: z.number(),
-  tenantId: z.string(),
-  kind: z.string(),
-  orderNo: z.string().nullable(),
-  amount: z.number().nullable(),
-  currency: z.string(),
-  event: z.string().nullable(),
-  bizKey: z.string(),
-  createdAt: z.string(),
-  ageSeconds: z.number(),
-});
-
-const countRow = z.object({ n: z.number() });
-
 function emptyStuck(): Record<QueueState, MutableList<StuckOrder>> {
   const empty = (): MutableList<StuckOrder> => ({ total: 0, more: false, items: [] });
   return { created: empty(), paid: empty(), delivering: empty(), refunding: empty() };
 }
 
+export interface QueueOptions {
+  readonly limit?: number;
+  readonly countLimit?: number;
+  /** Who looks: "mine" and what each case offers them. Null: nobody in particular (no controls). */
+  readonly viewer?: Viewer | null;
+  readonly caseFilter?: CaseFilter;
+}
+
 /** Every queue for the given tenants (the caller's scope: nothing outside it is read). */
-export async function loadQueues(scope: readonly string[], options: { limit?: number; countLimit?: number } = {}): Promise<QueuesSnapshot> {
+export async function loadQueues(scope: readonly string[], options: QueueOptions = {}): Promise<QueuesSnapshot> {
   const limit = options.limit ?? QUEUE_LIMIT;
   const countLimit = options.countLimit ?? QUEUE_COUNT_LIMIT;
   const tenants = [...new Set(scope)];
+  const caseOptions = { limit, countLimit, viewer: options.viewer ?? null, filter: options.caseFilter ?? "all" } as const;
   if (tenants.length === 0) {
     const { asOf } = await one(getPool(), z.object({ asOf: z.string() }), `SELECT ${ISO("now()")} AS "asOf"`);
-    return { asOf, stuck: emptyStuck(), exceptions: { total: 0, more: false, items: [] } };
+    const none = { total: 0, more: false };
+    return { asOf, stuck: emptyStuck(), cases: { filter: caseOptions.filter, counts: { all: none, mine: none, unassigned: none, overdue: none }, items: [] } };
   }
-  const [stuck, exceptions] = await Promise.all([stuckQueues(tenants, limit, countLimit), exceptionsInbox(tenants, limit, countLimit)]);
-  return { asOf: stuck.asOf, stuck: stuck.lists, exceptions };
+  const [stuck, cases] = await Promise.all([stuckQueues(tenants, limit, countLimit), loadCaseQueue(tenants, caseOptions)]);
+  return { asOf: stuck.asOf, stuck: stuck.lists, cases };
 }
 
 /** ISO 8601 in UTC with milliseconds, as JSON would have it. */
@@ -190,35 +175,4 @@ async function stuckQueues(
   }
   const asOf = counts[0]?.asOf ?? list[0]?.asOf ?? new Date().toISOString();
   return { asOf, lists };
-}
-
-async function exceptionsInbox(tenants: readonly string[], limit: number, countLimit: number): Promise<MutableList<OpenException>> {
-  const [list, { n }] = await Promise.all([
-    rows(
-      getPool(),
-      exceptionRow,
-      `SELECT e.id, e.tenant_id AS "tenantId", e.kind, o.order_no AS "orderNo", e.amount,
-              coalesce(o.currency, t.currency) AS currency, e.event, e.biz_key AS "bizKey",
-              ${ISO("e.created_at")} AS "createdAt", floor(extract(epoch FROM now() - e.created_at))::int AS "ageSeconds"
-       FROM unnest($1::text[]) AS s(tenant_id)
-       CROSS JOIN LATERAL (
-         SELECT * FROM order_exceptions e WHERE e.tenant_id = s.tenant_id AND e.status = 'open'
-         ORDER BY e.created_at, e.id LIMIT $2
-       ) e
-       JOIN tenants t ON t.id = e.tenant_id
-       LEFT JOIN orders o ON o.id = e.order_id
-       ORDER BY e.created_at, e.id LIMIT $2`,
-      [tenants, limit],
-    ),
-    one(
-      getPool(),
-      countRow,
-      `SELECT count(*)::int AS n FROM unnest($1::text[]) AS s(tenant_id)
-       CROSS JOIN LATERAL (
-         SELECT 1 FROM order_exceptions e WHERE e.tenant_id = s.tenant_id AND e.status = 'open' ORDER BY e.created_at LIMIT $2
-       ) e`,
-      [tenants, countLimit + 1],
-    ),
-  ]);
-  return { total: Math.min(n, countLimit), more: n > countLimit, items: list };
 }

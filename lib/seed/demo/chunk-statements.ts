@@ -1,5 +1,5 @@
 import type { HistoryProfile } from "../demo-catalog";
-import { EXCEPTIONS_SQL } from "./exceptions-sql";
+import { EXCEPTIONS_SQL, REFUNDS_SQL } from "./exceptions-sql";
 import { GRANTS_SQL } from "./grants-sql";
 import { MOMENTS_SQL, STEPS_SQL, TRANSITIONS_SQL } from "./history-sql";
 import { LINES_SQL, ORDERS_SQL } from "./orders-sql";
@@ -25,6 +25,7 @@ export function chunkStatements(history: HistoryProfile): ChunkStatements {
       ["order_transitions", TRANSITIONS_SQL],
       ["grants", GRANTS_SQL],
       ["order_exceptions", EXCEPTIONS_SQL],
+      ["payment_refunds", REFUNDS_SQL],
     ],
   };
 }

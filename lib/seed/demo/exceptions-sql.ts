@@ -90,14 +90,40 @@ const DELIVERY_FAILED = jsonObject<DeliveryFailureDetail>({
 const txn = (at: string, suffix: string): string =>
   `p.channel || '-' || ${local(at, "YYYYMMDDHH24MISS")} || lpad(p.id::text, 10, '0') || '${suffix}'`;
 
+// Cases in every state (issue 13). Money filed more than a day ago has mostly been dealt with:
+// refunded at the channel (a confirmed payment_refunds row, REFUNDS_SQL) or dismissed by a
+// manager; the rest, and every goods case (its order still sits in delivering), is still being
+// worked — some taken by ops, some with a refund the channel failed (their owner must choose
+// again), some nobody has picked up yet. The due time comes from the tenant's SLA (the database's
+// order_exceptions_sla trigger), so most of the old backlog shows overdue.
+const OPS = lit("staff:ops@example.com");
+const MANAGER = lit("staff:manager@example.com");
+const REFUND_REASONS = ["player asked the channel for the money back", "refunded at the channel: money we could not apply", "duplicate charge refunded"];
+const DISMISS_REASONS = ["the channel reversed the payment itself", "test payment from the channel's sandbox", "duplicate notification, no second charge"];
+
 export const EXCEPTIONS_SQL = `
     INSERT INTO order_exceptions (tenant_id, order_id, kind, event, biz_key, amount, actor, detail, status, created_at,
-      resolved_at, resolved_by)
+      owner, taken_at, resolution, resolved_reason, resolved_at, resolved_by)
     SELECT x.tenant_id, x.id, x.kind, x.event, x.biz_key, x.amount, x.actor, x.detail,
-      CASE WHEN x.resolved THEN 'resolved' ELSE 'open' END, x.at,
-      CASE WHEN x.resolved THEN x.at + ($now::timestamptz - x.at) * (0.2 + 0.6 * ${u("x.i", 79)}) END,
-      CASE WHEN x.resolved THEN 'staff:ops@example.com' END
+      CASE WHEN x.fate = 'refunded' THEN 'resolved' WHEN x.fate = 'dismissed' THEN 'dismissed'
+           WHEN x.fate IN ('taken', 'refund-failed') THEN 'in-progress' ELSE 'open' END,
+      x.at,
+      CASE WHEN x.fate = 'dismissed' THEN ${MANAGER} WHEN x.fate <> 'open' THEN ${OPS} END,
+      CASE WHEN x.fate <> 'open' THEN x.at + (x.closed_at - x.at) * 0.3 END,
+      CASE WHEN x.fate IN ('refunded', 'refund-failed') THEN 'refund' END,
+      CASE WHEN x.fate = 'refunded' THEN ${pick(REFUND_REASONS, "x.i", 87)} WHEN x.fate = 'dismissed' THEN ${pick(DISMISS_REASONS, "x.i", 88)} END,
+      CASE WHEN x.fate IN ('refunded', 'dismissed') THEN x.closed_at END,
+      CASE WHEN x.fate = 'refunded' THEN 'system:cases' WHEN x.fate = 'dismissed' THEN ${MANAGER} END
     FROM (
+      SELECT z.*,
+        CASE WHEN z.resolved AND ${u("z.i", 86)} < 0.75 THEN 'refunded'
+             WHEN z.resolved THEN 'dismissed'
+             WHEN z.resolvable AND ${u("z.i", 85)} < 0.15 THEN 'refund-failed'
+             WHEN ${u("z.i", 84)} < 0.35 THEN 'taken'
+             ELSE 'open' END AS fate,
+        -- When it was closed, or (still active) the last moment it could have been taken.
+        z.at + ($now::timestamptz - z.at) * (0.2 + 0.6 * ${u("z.i", 79)}) AS closed_at
+      FROM (
       SELECT y.*, y.resolvable AND y.at < $now::timestamptz - interval '1 day' AND ${u("y.i", 78)} < 0.6 AS resolved
       FROM (
         SELECT p.i, p.id, p.tenant_id, 'amount-mismatch' AS kind, 'pay' AS event, ${txn("a.at", "-2")} AS biz_key,
@@ -141,5 +167,23 @@ export const EXCEPTIONS_SQL = `
           a.at + ${micros(`${u("p.i", 83)} * ${us("$now::timestamptz", "a.at")}`)} AS last_at) f
         WHERE sc.final_state = 'delivering' AND (p.showcase OR ${u("p.i", 80)} < 0.5)
       ) y
+      ) z
     ) x
     ORDER BY x.id, x.kind`;
+
+/**
+ * The refunds behind the seeded cases resolved by a refund (confirmed by the channel) and those whose
+ * refund the channel failed (the case is back with its owner): one per case, for the whole payment.
+ */
+export const REFUNDS_SQL = `
+    INSERT INTO payment_refunds (tenant_id, refund_id, order_id, case_id, channel, payment_txn, payment_amount, amount, currency, reason,
+      status, requested_by, channel_ref, settled_by, created_at, updated_at)
+    SELECT e.tenant_id, 'rf-seed-' || e.id, e.order_id, e.id, split_part(e.actor, ':', 2), e.biz_key, e.amount, e.amount, o.currency,
+      coalesce(e.resolved_reason, ${pick(REFUND_REASONS, "p.i", 89)}),
+      CASE WHEN e.status = 'resolved' THEN 'confirmed' ELSE 'failed' END, ${OPS},
+      upper(split_part(e.actor, ':', 2)) || '-RF-' || lpad(e.id::text, 10, '0'), e.actor,
+      e.taken_at, coalesce(e.resolved_at, e.taken_at + interval '20 minutes')
+    FROM seed_plan p
+    JOIN order_exceptions e ON e.order_id = p.id AND e.resolution = 'refund'
+    JOIN orders o ON o.id = p.id
+    ORDER BY e.id`;

@@ -192,6 +192,28 @@ describe("seedDemo: 2,000 orders", () => {
     ).toBe(0);
   });
 
+  it("seeds cases in every state, each with what its state needs, and refunds that match them", async () => {
+    const statuses = await rows<{ status: string }>(`SELECT DISTINCT status FROM order_exceptions ORDER BY 1`);
+    expect(statuses.map((r) => r.status)).toEqual(["dismissed", "in-progress", "open", "resolved"]);
+    // Owners where someone works or worked the case; reasons where a person closed it; due times everywhere.
+    expect(await count(`SELECT 1 FROM order_exceptions WHERE status = 'in-progress' AND (owner IS NULL OR taken_at IS NULL)`)).toBe(0);
+    expect(await count(`SELECT 1 FROM order_exceptions WHERE status = 'dismissed' AND (resolved_reason IS NULL OR resolved_by IS NULL)`)).toBe(0);
+    expect(await count(`SELECT 1 FROM order_exceptions WHERE status = 'open' AND owner IS NOT NULL`)).toBe(0);
+    expect(await count(`SELECT 1 FROM order_exceptions WHERE sla_due_at <= created_at`)).toBe(0);
+    expect(await count(`SELECT 1 FROM order_exceptions WHERE status IN ('open', 'in-progress') AND sla_due_at < now()`)).toBeGreaterThan(0);
+    // Resolved by a refund: a confirmed refund of the whole payment; a refund the channel failed: back with its owner.
+    expect(
+      await count(`SELECT 1 FROM order_exceptions e WHERE e.resolution = 'refund' AND NOT EXISTS (
+        SELECT 1 FROM payment_refunds r WHERE r.case_id = e.id AND r.amount = e.amount
+          AND r.status = CASE WHEN e.status = 'resolved' THEN 'confirmed' ELSE 'failed' END)`),
+    ).toBe(0);
+    expect(await count(`SELECT 1 FROM payment_refunds WHERE status = 'confirmed'`)).toBeGreaterThan(0);
+    expect(await count(`SELECT 1 FROM payment_refunds WHERE status = 'failed'`)).toBeGreaterThan(0);
+    expect(
+      await count(`SELECT payment_txn FROM payment_refunds WHERE status <> 'failed' GROUP BY tenant_id, payment_txn HAVING sum(amount) > min(payment_amount)`),
+    ).toBe(0);
+  });
+
   it("has histories by many actors through every source", async () => {
     const sources = await rows<{ source: string }>(`SELECT DISTINCT source FROM order_transitions ORDER BY 1`);
     expect(sources.map((s) => s.source)).toEqual(["api", "callback", "console", "job"]);

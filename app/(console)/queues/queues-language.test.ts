@@ -1,0 +1,153 @@
+// The case queue and the order page's cases in Chinese: every kind of case explained, every status,
+// the SLA, the owner and every action the viewer is offered, rendered (React's server renderer, no
+// browser) with no English outside data. Data may stay Latin: ids, order numbers, transaction and
+// grant ids, SKUs, emails, and the contract names teams grep for (kinds of case).
+import { createElement as h, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { NextIntlClientProvider } from "next-intl";
+import { describe, expect, it, vi } from "vitest";
+import { CaseCard } from "@/components/cases/case-card";
+import { QueueCases } from "@/components/orders/queue-cases";
+import type { CaseFacts } from "@/lib/cases/facts";
+import { caseView } from "@/lib/cases/view";
+import type { Locale } from "@/lib/i18n/locales";
+import { EXCEPTION_KINDS } from "@/lib/orders/types";
+import en from "@/messages/en.json";
+import zh from "@/messages/zh.json";
+
+vi.mock("next/navigation", async (original) => ({ ...(await original<object>()), useRouter: () => ({ refresh: () => undefined }) }));
+// Only their presence as imports matters here: nothing is submitted.
+vi.mock("./actions/take-case", () => ({ takeCase: vi.fn() }));
+vi.mock("./actions/assign-case", () => ({ assignCase: vi.fn() }));
+vi.mock("./actions/resolve-case", () => ({ resolveCase: vi.fn() }));
+vi.mock("./actions/dismiss-case", () => ({ dismissCase: vi.fn() }));
+
+const ME = "staff:ops@example.com";
+const base: CaseFacts = {
+  id: 41,
+  tenantId: "xiaoxiao",
+  orderId: 7,
+  kind: "payment-after-close",
+  event: "pay",
+  bizKey: "alipay-20261203100301",
+  amount: 18_00,
+  currency: "CNY",
+  detail: { refusal: { kind: "terminal-state", state: "closed", event: "pay" }, state: "closed" },
+  actor: "channel:alipay",
+  status: "open",
+  owner: null,
+  takenAt: null,
+  createdAt: "2026-12-03T10:03:00.000Z",
+  slaDueAt: "2026-12-03T14:03:00.000Z",
+  ageSeconds: 600,
+  dueInSeconds: 13_800,
+  resolution: null,
+  resolutionRef: null,
+  resolvedReason: null,
+  resolvedAt: null,
+  resolvedBy: null,
+  order: { orderNo: "XX20261203000007", state: "closed", amount: 18_00, currency: "CNY", playerId: "xx-p-1" },
+  related: { event: "close", bizKey: "timeout", source: "job", actor: "system:timeout-close", at: "2026-12-03T10:00:00.000Z" },
+  lines: null,
+  refunds: [],
+  reservedOfPayment: 0,
+};
+const goods: Partial<CaseFacts> = {
+  amount: null,
+  order: { ...base.order!, state: "delivering" },
+  lines: [{ sku: "coins", kind: "currency", expected: 320, granted: 200, pending: 120 }],
+  related: null,
+};
+
+const CASES: CaseFacts[] = [
+  base,
+  { ...base, id: 42, kind: "payment-after-refund", related: { ...base.related!, event: "confirm-refund", source: "callback" }, status: "in-progress", owner: ME },
+  { ...base, id: 43, kind: "second-payment", related: { ...base.related!, event: "pay", bizKey: "wechat-1" }, owner: "staff:ann@example.com", status: "in-progress" },
+  {
+    ...base,
+    id: 44,
+    kind: "amount-mismatch",
+    amount: 33_00,
+    detail: { refusal: { kind: "amount-mismatch", paid: 33_00, expected: 30_00, currency: "CNY" } },
+    order: { ...base.order!, state: "created", amount: 30_00 },
+    related: null,
+    dueInSeconds: -1_800,
+    refunds: [{ refundId: "rf-9", amount: 3_00, status: "failed", channelRef: "ALIPAY-RF-9", requestedBy: ME, createdAt: base.createdAt, updatedAt: base.createdAt }],
+  },
+  { ...base, ...goods, id: 45, kind: "delivery-incomplete", bizKey: "ticket-1", detail: { refusal: { kind: "lines-pending", lines: [{ sku: "coins", granted: 200, expected: 320 }] } } },
+  { ...base, ...goods, id: 46, kind: "delivery-failed", bizKey: "coordinator", detail: { attempts: 4, lastError: "HTTP 503: busy", sku: "coins" } },
+  { ...base, ...goods, id: 47, kind: "delivery-failed", bizKey: "coordinator", detail: { attempts: 1, lastError: "timed out after 10000 ms", sku: "coins" } },
+  {
+    ...base,
+    ...goods,
+    id: 48,
+    kind: "delivery-failed",
+    bizKey: "unrecorded:deliver:FZ1:coins:0",
+    detail: { grantResult: "invalid-state", refusal: { kind: "grant-not-allowed", state: "refunding" }, sku: "coins", quantity: 320, grantId: "deliver:FZ1:coins:0" },
+  },
+  { ...base, id: 49, kind: "reversal-impossible", amount: null, bizKey: "rf-77", detail: { refusal: { kind: "no-refund-rule", lines: [{ sku: "pet-1", kind: "companion" }] } } },
+  { ...base, id: 50, status: "resolved", resolution: "honour", resolutionRef: "XX20261203000007-H50", resolvedBy: ME, resolvedAt: base.createdAt, resolvedReason: "玩家仍要这些宝石" },
+  { ...base, id: 51, status: "dismissed", resolvedBy: "staff:manager@example.com", resolvedAt: base.createdAt, resolvedReason: "渠道已自行撤销" },
+];
+
+const DATA = [
+  ...CASES.flatMap((c) => [c.bizKey, c.order?.orderNo ?? "", c.tenantId, `#${c.id}`]),
+  ...EXCEPTION_KINDS,
+  "XX20261203000007-H50",
+  "ops@example.com",
+  "ann@example.com",
+  "manager@example.com",
+  "wechat-1",
+  "coins",
+  "pet-1",
+  "companion",
+  "deliver:FZ1:coins:0",
+  "rf-77",
+  "rf-9",
+  "CN¥",
+  "¥",
+];
+
+function render(locale: Locale, node: ReactNode): string {
+  return renderToStaticMarkup(h(NextIntlClientProvider, { locale, messages: { en, zh }[locale], timeZone: "Asia/Shanghai", children: node }));
+}
+
+function wordsOutsideData(html: string): string {
+  const marked = html.replace(/<time\b[^>]*>.*?<\/time>/gs, " ");
+  const spoken = [...marked.matchAll(/\s(?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map((m) => m[1]);
+  let text = `${marked.replace(/<[^>]*>/g, " ")} ${spoken.join(" ")}`.replace(/&#?\w+;/g, " ");
+  for (const data of [...new Set(DATA)].filter(Boolean).sort((a, b) => b.length - a.length)) text = text.split(data).join(" ");
+  return text.replace(/\s+/g, " ");
+}
+
+const views = (role: "ops" | "manager") => CASES.map((c) => caseView(c, { actor: ME, role }));
+const queue = (role: "ops" | "manager") =>
+  h(QueueCases, {
+    queue: { filter: "all", counts: { all: { total: 9, more: false }, mine: { total: 1, more: false }, unassigned: { total: 6, more: false }, overdue: { total: 1001, more: true } }, items: views(role) },
+    onFilter: () => undefined,
+    assignees: [{ email: "ann@example.com", name: "Ann", tenantIds: ["xiaoxiao"] }],
+    me: ME,
+    onChanged: () => undefined,
+  });
+const cards = (role: "ops" | "manager") => h("div", null, ...views(role).map((view) => h(CaseCard, { key: view.id, view, assignees: [], me: ME })));
+
+describe("cases in Chinese", () => {
+  it("the queue and the order page's cards word every kind, state and action without English outside data", () => {
+    const english = [queue("ops"), queue("manager"), cards("manager")].flatMap((node, i) => {
+      const words = wordsOutsideData(render("zh", node)).match(/[A-Za-z]{2,}/g);
+      return words ? [{ view: i, words: [...new Set(words)] }] : [];
+    });
+    expect(english).toEqual([]);
+    const text = wordsOutsideData(render("zh", queue("manager")));
+    for (const phrase of ["订单关闭（超时关闭）3 分钟后", "应付 30.00，渠道报告实付 33.00", "多付 3.00", "已发 200/320", "发货接口返回 503，已尝试 4 次", "已超时 30 分钟", "认领", "按付款履约", "接受并退 3.00", "驳回"]) {
+      expect(text).toContain(phrase);
+    }
+  });
+
+  it("reads as the issue asks in English", () => {
+    const text = render("en", queue("manager")).replace(/<[^>]*>/g, "").replace(/&#x27;/g, "'");
+    expect(text).toContain("Paid CN¥18.00 by alipay-20261203100301 3 minutes after the order closed (timeout)");
+    expect(text).toContain("Expected CN¥30.00, the channel reports CN¥33.00");
+    expect(text).toContain("Line coins: 200 of 320 granted; the grant endpoint answered 503, 4 attempts so far");
+  });
+});

@@ -1,0 +1,54 @@
+import { getTranslations } from "next-intl/server";
+import { requireResource, requireStaff } from "@/lib/auth/page";
+import { can } from "@/lib/auth/permissions";
+import { orderScope } from "@/lib/auth/scope";
+import { actorOf } from "@/lib/auth/staff";
+import { isActive } from "@/lib/cases/model";
+import { listAssignees } from "@/lib/cases/queries/assignees";
+import { loadOrderCases } from "@/lib/cases/queries/order-cases";
+import { CaseCard } from "./case-card";
+
+/**
+ * The order page's cases, at the top: the open ones with what can be done about them, the closed
+ * ones folded away below. Self-contained (it resolves the order through the same scope rule as the
+ * page), so the page only places it.
+ */
+export async function OrderCases({ tenant, orderNo }: { tenant: string; orderNo: string }) {
+  const staff = await requireStaff("orders:view");
+  const order = await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
+  const me = actorOf(staff);
+  const cases = await loadOrderCases(order.tenantId, order.id, { actor: me, role: staff.role });
+  if (cases.length === 0) return null;
+  const assignees = can(staff.role, "cases:work") ? await listAssignees([order.tenantId]) : [];
+  const t = await getTranslations("cases.order");
+  const active = cases.filter((c) => isActive(c.status));
+  const closed = cases.filter((c) => !isActive(c.status));
+  return (
+    <section
+      aria-labelledby="order-cases-heading"
+      className={`rounded-lg border p-5 ${active.length > 0 ? "border-red-200 bg-red-50" : "border-slate-200 bg-white"}`}
+      data-testid="order-cases"
+    >
+      <h2 id="order-cases-heading" className={`font-semibold ${active.length > 0 ? "text-red-900" : ""}`}>
+        {active.length > 0 ? t("open", { count: active.length }) : t("none")}
+      </h2>
+      {active.length > 0 ? (
+        <div className="mt-3 space-y-3">
+          {active.map((c) => (
+            <CaseCard key={c.id} view={c} assignees={assignees} me={me} />
+          ))}
+        </div>
+      ) : null}
+      {closed.length > 0 ? (
+        <details className="mt-3">
+          <summary className="cursor-pointer text-sm text-slate-700">{t("closed", { count: closed.length })}</summary>
+          <div className="mt-2 space-y-2">
+            {closed.map((c) => (
+              <CaseCard key={c.id} view={c} assignees={assignees} me={me} />
+            ))}
+          </div>
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+"use client";
+
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { CaseActions } from "@/components/cases/case-actions";
+import { CaseExplanationText, CaseStatusBadge, Owner, Sla } from "@/components/cases/case-text";
+import { ExceptionKindName } from "@/components/orders/names";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Time } from "@/components/ui/time";
+import type { Assignee } from "@/lib/cases/queries/assignees";
+import { CASE_FILTERS, type CaseFilter, type CaseQueue } from "@/lib/cases/filters";
+import { useFormatDuration } from "./orders-duration";
+
+const TH = "p-3 font-medium";
+
+interface QueueCasesProps {
+  readonly queue: CaseQueue;
+  readonly onFilter: (filter: CaseFilter) => void;
+  readonly assignees: readonly Assignee[];
+  readonly me: string;
+  readonly onChanged: () => void;
+}
+
+/**
+ * The case queue: filters (all, mine, unassigned, overdue — each with its count), then the cases,
+ * most urgent first, in plain words, with their owner, age and SLA, and what the viewer can do.
+ */
+export function QueueCases({ queue, onFilter, assignees, me, onChanged }: QueueCasesProps) {
+  const t = useTranslations("cases");
+  const q = useTranslations("queues");
+  const duration = useFormatDuration();
+  return (
+    <div className="space-y-3">
+      <div role="group" aria-label={t("filters.label")} className="flex flex-wrap gap-2">
+        {CASE_FILTERS.map((filter) => {
+          const count = queue.counts[filter];
+          const selected = filter === queue.filter;
+          return (
+            <button
+              key={filter}
+              type="button"
+              aria-pressed={selected}
+              onClick={() => onFilter(filter)}
+              data-testid={`case-filter-${filter}`}
+              className={`inline-flex items-center gap-2 rounded-md border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${
+                selected ? "border-slate-900 bg-white shadow-sm" : "border-slate-200 bg-slate-50 text-slate-600 hover:bg-white"
+              }`}
+            >
+              {t(`filters.${filter}`)}
+              <span className={`tabular-nums font-medium ${filter === "overdue" && count.total > 0 ? "text-red-700" : ""}`}>
+                {count.more ? q("countMore", { count: count.total }) : count.total.toLocaleString()}
+              </span>
+            </button>
+          );
+        })}
+      </div>
+      {queue.items.length === 0 ? (
+        <p className="rounded border border-dashed border-slate-300 p-6 text-sm text-slate-600">{t(`empty.${queue.filter}`)}</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+          <table className="w-full border-collapse text-sm" data-testid="queue-cases">
+            <caption className="sr-only">{t("caption")}</caption>
+            <thead>
+              <tr className="border-b border-slate-200 text-left text-slate-500">
+                <th scope="col" className={TH}>{t("columns.case")}</th>
+                <th scope="col" className={TH}>{t("columns.order")}</th>
+                <th scope="col" className={TH}>{t("columns.status")}</th>
+                <th scope="col" className={TH}>{t("columns.age")}</th>
+                <th scope="col" className={TH}>{t("columns.sla")}</th>
+                <th scope="col" className={TH}>{t("columns.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.items.map((c) => (
+                <tr key={c.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`queue-case-${c.id}`}>
+                  <td className="max-w-md p-3">
+                    <span className="text-xs">
+                      <span className="font-mono text-slate-500">#{c.id}</span> <ExceptionKindName kind={c.kind} />
+                    </span>
+                    <span className="mt-1 block text-slate-900">
+                      <CaseExplanationText explanation={c.explanation} />
+                    </span>
+                  </td>
+                  <td className="whitespace-nowrap p-3">
+                    {c.order ? (
+                      <span className="inline-flex items-center gap-1">
+                        <Link href={`/orders/${encodeURIComponent(c.tenantId)}/${encodeURIComponent(c.order.orderNo)}`} className="font-mono font-medium underline-offset-2 hover:underline">
+                          {c.order.orderNo}
+                        </Link>
+                        <CopyButton value={c.order.orderNo} label={q("table.copy")} />
+                      </span>
+                    ) : (
+                      <span className="text-slate-500">{t("noOrder")}</span>
+                    )}
+                    <span className="block font-mono text-xs text-slate-500">{c.tenantId}</span>
+                  </td>
+                  <td className="p-3">
+                    <CaseStatusBadge status={c.status} />
+                    <span className="mt-1 block text-xs">
+                      <Owner owner={c.owner} me={me} />
+                    </span>
+                  </td>
+                  <td className="p-3">
+                    <span className="font-medium tabular-nums">{duration(c.ageSeconds)}</span>
+                    <span className="block text-xs text-slate-500">
+                      <Time value={c.createdAt} />
+                    </span>
+                  </td>
+                  <td className="whitespace-nowrap p-3 text-xs">
+                    <Sla dueInSeconds={c.dueInSeconds} active />
+                  </td>
+                  <td className="p-3">
+                    <CaseActions view={c} assignees={assignees} me={me} onChanged={onChanged} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

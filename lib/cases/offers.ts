@@ -1,0 +1,130 @@
+// Which ways out of a case are possible now, and which of them the viewer may take. Pure: the queue
+// and the order page offer exactly these, and the actions refuse anything else with the same
+// judgement (lib/cases/resolve.ts reads the facts under the case's lock and asks again).
+import { can, type Role } from "@/lib/auth/permissions";
+import { GRANTABLE_STATES } from "@/lib/orders/grant-decision";
+import type { RequestProblem } from "@/lib/problems";
+import { isPending, refundable } from "@/lib/refunds/model";
+import type { CaseFacts } from "./facts";
+import { isActive, isExceptionKind, isUnrecordedGrant, kindClass, type ChosenResolution } from "./model";
+
+export type CaseOffer =
+  /** Give the whole (remaining) payment back at the channel. */
+  | { readonly kind: "refund"; readonly amount: number; readonly currency: string }
+  /** Overpaid: the order takes what it costs, the channel gives back the rest. */
+  | { readonly kind: "accept-and-refund-difference"; readonly amount: number; readonly currency: string }
+  /** Paid after close: a new order for the same player and lines, paid by this payment. */
+  | { readonly kind: "honour" }
+  | { readonly kind: "repair" }
+  | { readonly kind: "compensate"; readonly lines: readonly { readonly sku: string; readonly quantity: number }[] }
+  | { readonly kind: "dismiss" };
+
+export type OfferKind = CaseOffer["kind"];
+
+export interface Viewer {
+  readonly actor: string;
+  readonly role: Role;
+}
+
+/** The case's payment: a transaction id and an amount, when it is about money that arrived. */
+function payment(c: CaseFacts): { amount: number; txn: string } | null {
+  const money = isExceptionKind(c.kind) && kindClass(c.kind) === "money";
+  return money && c.amount !== null && c.bizKey !== "" ? { amount: c.amount, txn: c.bizKey } : null;
+}
+
+/** A refund of this case the channel has not answered yet. */
+export function pendingRefund(c: CaseFacts): string | null {
+  return c.refunds.find((r) => isPending(r.status))?.refundId ?? null;
+}
+
+/** Every way out that is legal now, whoever asks. */
+export function legalOffers(c: CaseFacts): CaseOffer[] {
+  if (!isActive(c.status) || !isExceptionKind(c.kind) || pendingRefund(c) !== null) return [];
+  const offers: CaseOffer[] = [];
+  const paid = payment(c);
+  const left = paid ? refundable(paid.amount, c.reservedOfPayment) : 0;
+  const order = c.order;
+  switch (c.kind) {
+    case "payment-after-close":
+      if (left > 0) offers.push({ kind: "refund", amount: left, currency: c.currency });
+      // The whole payment, for the order's exact price, never partly refunded already.
+      if (paid && order && order.state === "closed" && order.amount === paid.amount && order.currency === c.currency && c.reservedOfPayment === 0) {
+        offers.push({ kind: "honour" });
+      }
+      break;
+    case "payment-after-refund":
+    case "second-payment":
+      if (left > 0) offers.push({ kind: "refund", amount: left, currency: c.currency });
+      break;
+    case "amount-mismatch": {
+      // `related` is the pay transition of this very transaction: the overpayment was accepted.
+      const accepted = c.related !== null;
+      if (paid && order && paid.amount > order.amount && (order.state === "created" || accepted)) {
+        const difference = paid.amount - order.amount;
+        if (left >= difference) offers.push({ kind: "accept-and-refund-difference", amount: difference, currency: c.currency });
+      }
+      // Once the order took this money, giving all of it back would leave it paid for nothing.
+      if (!accepted && left > 0) offers.push({ kind: "refund", amount: left, currency: c.currency });
+      break;
+    }
+    case "delivery-incomplete":
+    case "delivery-failed": {
+      if (isUnrecordedGrant(c.kind, c.bizKey) || !order || !GRANTABLE_STATES.includes(order.state)) break;
+      const pending = (c.lines ?? []).filter((l) => l.pending > 0);
+      if (pending.length === 0) break;
+      offers.push({ kind: "repair" });
+      offers.push({ kind: "compensate", lines: pending.map((l) => ({ sku: l.sku, quantity: l.pending })) });
+      break;
+    }
+    case "reversal-impossible":
+      break;
+  }
+  offers.push({ kind: "dismiss" });
+  return offers;
+}
+
+/** Why the viewer may not work this case at all, if so: someone else has it, or it is over. */
+export function blockedFor(c: CaseFacts, viewer: Viewer): RequestProblem | null {
+  if (c.status === "resolved" || c.status === "dismissed") return { kind: "case-closed", status: c.status, by: c.resolvedBy && personOf(c.resolvedBy) };
+  if (c.owner !== null && c.owner !== viewer.actor && !can(viewer.role, "cases:override")) return { kind: "case-taken", owner: personOf(c.owner) };
+  const refundId = pendingRefund(c);
+  if (refundId !== null) return { kind: "case-awaiting-refund", refundId };
+  return null;
+}
+
+/** May this viewer choose this way out (the permission table's say, by kind of case)? */
+export function allowedFor(c: CaseFacts, offer: OfferKind, role: Role): boolean {
+  if (!can(role, "cases:work")) return false;
+  if (offer === "dismiss" && isExceptionKind(c.kind) && kindClass(c.kind) === "money") return can(role, "cases:dismiss-money");
+  return true;
+}
+
+export interface CaseControls {
+  readonly take: boolean;
+  readonly assign: boolean;
+  readonly offers: readonly CaseOffer[];
+  /** Why the offers are empty, when someone or something holds the case. */
+  readonly blocked: RequestProblem | null;
+}
+
+/** What the viewer can do with the case, for the queue's and the order page's buttons. */
+export function caseControls(c: CaseFacts, viewer: Viewer): CaseControls {
+  const works = can(viewer.role, "cases:work");
+  const active = isActive(c.status);
+  const blocked = blockedFor(c, viewer);
+  return {
+    take: works && active && c.owner !== viewer.actor && (c.owner === null || can(viewer.role, "cases:override")),
+    assign: works && active,
+    offers: works && blocked === null ? legalOffers(c).filter((o) => allowedFor(c, o.kind, viewer.role)) : [],
+    blocked: works ? blocked : null,
+  };
+}
+
+/** How people are named in problems and on screen: "staff:ann@example.com" → "ann@example.com". */
+export function personOf(actor: string): string {
+  return actor.startsWith("staff:") ? actor.slice("staff:".length) : actor;
+}
+
+export function isChosen(offer: OfferKind): offer is ChosenResolution {
+  return offer !== "dismiss";
+}

@@ -1,0 +1,94 @@
+import "server-only";
+import { z } from "zod";
+import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
+import { lineProgress } from "@/lib/orders/progress";
+import { lineLedgerRow, lineLedgerSql } from "@/lib/orders/rows";
+import { REFUND_STATUSES } from "@/lib/refunds/model";
+import type { CaseFacts } from "../facts";
+import { CASE_STATUSES } from "../model";
+
+// How a case is read for the console: the select list over `order_exceptions e` (joined to its
+// tenant `t` and its order `o`, see CASE_JOINS) beside the schema that decodes it. Every part is
+// an index range on the case's own order or payment: the order row by id, the explaining
+// transition by (tenant, order, event), the lines and grants by order, the refunds by case and by
+// payment — so a page of cases costs a few probes per row, whatever the table sizes.
+
+/** ISO 8601 in UTC with milliseconds, as JSON would have it (null stays null). */
+export const ISO = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const CASE_JOINS = `JOIN tenants t ON t.id = e.tenant_id LEFT JOIN orders o ON o.id = e.order_id`;
+
+// The transition each money kind is explained by (lib/cases/facts.ts CaseRelated).
+const RELATED_EVENT = `CASE e.kind WHEN 'payment-after-close' THEN 'close' WHEN 'payment-after-refund' THEN 'confirm-refund'
+  WHEN 'second-payment' THEN 'pay' WHEN 'amount-mismatch' THEN 'pay' END`;
+
+export const CASE_COLUMNS = `e.id, e.tenant_id AS "tenantId", e.order_id AS "orderId", e.kind, e.event, e.biz_key AS "bizKey", e.amount,
+  coalesce(o.currency, t.currency) AS currency, e.detail, e.actor, e.status, e.owner,
+  ${ISO("e.taken_at")} AS "takenAt", ${ISO("e.created_at")} AS "createdAt", ${ISO("e.sla_due_at")} AS "slaDueAt",
+  floor(extract(epoch FROM now() - e.created_at))::int AS "ageSeconds",
+  floor(extract(epoch FROM e.sla_due_at - now()))::int AS "dueInSeconds",
+  e.resolution, e.resolution_ref AS "resolutionRef", e.resolved_reason AS "resolvedReason", ${ISO("e.resolved_at")} AS "resolvedAt",
+  e.resolved_by AS "resolvedBy",
+  CASE WHEN o.id IS NOT NULL THEN json_build_object('orderNo', o.order_no, 'state', o.state, 'amount', o.amount, 'currency', o.currency,
+    'playerId', o.player_id) END AS "order",
+  (SELECT json_build_object('event', x.event, 'bizKey', x.biz_key, 'source', x.source, 'actor', x.actor, 'at', ${ISO("x.created_at")})
+     FROM order_transitions x
+     WHERE x.tenant_id = e.tenant_id AND x.order_id = e.order_id AND x.event = ${RELATED_EVENT}
+       AND (e.kind <> 'amount-mismatch' OR x.biz_key = e.biz_key)
+     ORDER BY x.id LIMIT 1) AS related,
+  CASE WHEN e.kind IN ('delivery-incomplete', 'delivery-failed') AND e.order_id IS NOT NULL
+    THEN (SELECT json_agg(l) FROM (${lineLedgerSql("e.tenant_id", "e.order_id")}) l) END AS lines,
+  (SELECT coalesce(json_agg(json_build_object('refundId', r.refund_id, 'amount', r.amount, 'status', r.status, 'channelRef', r.channel_ref,
+            'requestedBy', r.requested_by, 'createdAt', ${ISO("r.created_at")}, 'updatedAt', ${ISO("r.updated_at")}) ORDER BY r.id), '[]')
+     FROM payment_refunds r WHERE r.tenant_id = e.tenant_id AND r.case_id = e.id) AS refunds,
+  CASE WHEN e.amount IS NULL OR e.biz_key = '' THEN 0 ELSE
+    (SELECT coalesce(sum(r.amount), 0) FROM payment_refunds r
+     WHERE r.tenant_id = e.tenant_id AND r.payment_txn = e.biz_key AND r.status <> 'failed') END::bigint AS "reservedOfPayment"`;
+
+const caseRow = z.object({
+  id: z.number(),
+  tenantId: z.string(),
+  orderId: z.number().nullable(),
+  kind: z.string(),
+  event: z.string().nullable(),
+  bizKey: z.string(),
+  amount: z.number().nullable(),
+  currency: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  actor: z.string(),
+  status: z.enum(CASE_STATUSES),
+  owner: z.string().nullable(),
+  takenAt: z.string().nullable(),
+  createdAt: z.string(),
+  slaDueAt: z.string(),
+  ageSeconds: z.number(),
+  dueInSeconds: z.number(),
+  resolution: z.string().nullable(),
+  resolutionRef: z.string().nullable(),
+  resolvedReason: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  resolvedBy: z.string().nullable(),
+  order: z
+    .object({ orderNo: z.string(), state: z.enum(ORDER_STATES), amount: z.number(), currency: z.string(), playerId: z.string() })
+    .nullable(),
+  related: z.object({ event: z.enum(ORDER_EVENTS), bizKey: z.string(), source: z.enum(SOURCES), actor: z.string(), at: z.string() }).nullable(),
+  lines: z.array(lineLedgerRow).nullable(),
+  refunds: z.array(
+    z.object({
+      refundId: z.string(),
+      amount: z.number(),
+      status: z.enum(REFUND_STATUSES),
+      channelRef: z.string().nullable(),
+      requestedBy: z.string(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    }),
+  ),
+  reservedOfPayment: z.number(),
+});
+
+/** Decodes a row of CASE_COLUMNS into the facts the pure judges read. */
+export const caseFactsRow: z.ZodType<CaseFacts, unknown> = caseRow.transform((r) => ({
+  ...r,
+  lines: r.lines?.map((l) => ({ ...lineProgress(l, l), kind: l.kind })) ?? null,
+}));

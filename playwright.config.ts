@@ -1,6 +1,14 @@
 import { defineConfig } from "@playwright/test";
 import { E2E_PORT, E2E_SERVER_URL } from "./e2e/env";
 
+// The screenshots of the main pages (e2e/screenshots.spec.ts) are made on request only, never in
+// the default run: `npx playwright test --project=screenshots`. A project is defined only when it is
+// asked for by name, since a plain run runs every defined project; the answer is handed to the
+// worker processes (which load this file again without the command line) through the environment.
+const args = process.argv.slice(2);
+if (args.some((a, i) => a === "--project=screenshots" || (a === "--project" && args[i + 1] === "screenshots"))) process.env.ORDEROPS_SCREENSHOTS = "1";
+const screenshots = process.env.ORDEROPS_SCREENSHOTS === "1";
+
 // Browser tests on Debian's Chromium (Playwright cannot download its own here), against the built
 // console on a real PostgreSQL database that e2e/server.ts recreates and seeds for every run.
 export default defineConfig({
@@ -11,6 +19,10 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  projects: [
+    { name: "console", testIgnore: /screenshots\.spec\.ts/ },
+    ...(screenshots ? [{ name: "screenshots", testMatch: /screenshots\.spec\.ts/ }] : []),
+  ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     trace: "retain-on-failure",
@@ -27,6 +39,8 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { E2E_SERVER_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn" },
+    // The browser plays a client behind a trusted proxy on loopback: X-Forwarded-For names its
+    // address, so the sign-in tests can be a stranger and an owner on different addresses.
+    env: { E2E_SERVER_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn", TRUSTED_PROXIES: "127.0.0.1,::1" },
   },
 });

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import { NextIntlClientProvider } from "next-intl";
-import { getLocale } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Order Ops", template: "%s · Order Ops" },
-  description: "Order operations console",
-};
+// The browser tab names the page first, then the console, both in the reader's language.
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("nav");
+  return { title: { default: t("brand"), template: `%s · ${t("brand")}` }, description: t("description") };
+}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();

@@ -1,5 +1,6 @@
 import { hashPassword } from "@/lib/auth/passwords";
-import { expect, signIn, test } from "./fixtures";
+import { E2E_PORT } from "./env";
+import { DEMO_PASSWORD, expect, signIn, test } from "./fixtures";
 
 test("auth: a staff member signs in, sees who they are, and signs out", async ({ page }) => {
   await signIn(page, "agent@example.com");
@@ -18,13 +19,15 @@ test("auth: an anonymous browser is sent to sign-in and an anonymous API call ge
   expect(await response.json()).toMatchObject({ error: { code: "unauthenticated" } });
 });
 
-test("auth: repeated failures lock the account, even against the right password", async ({ page, db }) => {
+test("auth: repeated failures lock the attacking address out, even against the right password; the owner elsewhere still signs in", async ({ page, db }) => {
   const email = `lockout-${Date.now()}@example.com`;
   await db.query(`INSERT INTO staff_users (email, name, password_hash, role, tenant_ids) VALUES ($1, 'Lockout', $2, 'agent', '{xiaoxiao}')`, [
     email,
     await hashPassword("the-right-password"),
   ]);
 
+  // The stranger: every request from this page comes through the trusted proxy from their address.
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": "203.0.113.7" });
   await page.goto("/sign-in");
   const submit = page.getByRole("button", { name: "Sign in" });
   // The form's own alert (Next.js has an empty route announcer with the same role).
@@ -38,17 +41,56 @@ test("auth: repeated failures lock the account, even against the right password"
   }
   await page.getByLabel("Password").fill("the-right-password");
   await submit.click();
-
   await expect(alert).toContainText("Too many failed sign-ins");
+
+  // The owner, from their own address, is not locked out by the stranger.
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.9" });
+  await page.getByLabel("Password").fill("the-right-password");
+  await submit.click();
+  await expect(page.getByTestId("signed-in-as")).toContainText(email);
+
   const { rows } = await db.query(
-    `SELECT action, count(*)::int AS n FROM audit_events WHERE target = $1 GROUP BY action ORDER BY action`,
+    `SELECT action, ip, count(*)::int AS n FROM audit_events WHERE target = $1 GROUP BY action, ip ORDER BY action`,
     [email],
   );
   expect(rows).toEqual([
-    { action: "sign-in.failed", n: 5 },
-    { action: "sign-in.locked", n: 1 },
+    { action: "sign-in.failed", ip: "203.0.113.7", n: 5 },
+    { action: "sign-in.locked", ip: "203.0.113.7", n: 1 },
+    { action: "sign-in.succeeded", ip: "198.51.100.9", n: 1 },
   ]);
 });
+
+test("auth: a copied session cookie is dead after sign-out", async ({ page, request }) => {
+  await signIn(page, "ops@example.com");
+  const cookie = (await page.context().cookies())
+    .filter((c) => c.name.includes("next-auth"))
+    .map((c) => `${c.name}=${c.value}`)
+    .join("; ");
+  const overview = () => request.get("/api/console/overview", { headers: { cookie } });
+  expect((await overview()).status()).toBe(200);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+
+  const replayed = await overview();
+  expect(replayed.status()).toBe(401);
+  expect(await replayed.json()).toMatchObject({ error: { code: "unauthenticated" } });
+});
+
+for (const [label, callbackUrl] of [
+  ["a backslash", `/%5Clocalhost:${E2E_PORT}/x`],
+  ["a tab", `/%09/localhost:${E2E_PORT}/x`],
+  ["an encoded slash", `/%2F/localhost:${E2E_PORT}/x`],
+] as const) {
+  test(`auth: a callbackUrl with ${label} cannot send the browser to another host after sign-in`, async ({ page }) => {
+    await page.goto(`/sign-in?callbackUrl=${callbackUrl}`);
+    await page.getByLabel("Email").fill("agent@example.com");
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByTestId("signed-in-as")).toContainText("agent@example.com");
+    expect(new URL(page.url()).host).toBe(`127.0.0.1:${E2E_PORT}`);
+  });
+}
 
 test("auth: an agent is refused the staff admin page, and the refusal is audited", async ({ page, db }) => {
   await signIn(page, "agent@example.com");

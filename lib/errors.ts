@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   "rate-limited",
   "payload-too-large",
   "unsupported-media-type",
+  /** The database cannot be reached right now: try again shortly (Retry-After). */
+  "unavailable",
   "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -26,6 +28,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   "rate-limited": 429,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
+  unavailable: 503,
   internal: 500,
 };
 

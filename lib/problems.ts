@@ -36,6 +36,14 @@ export type RepairProblem =
   | { readonly kind: "repair-step-refused"; readonly step: "begin-delivery" | "grant" | "confirm-delivery"; readonly sku?: string; readonly refusal: Refusal }
   | { readonly kind: "order-not-found"; readonly orderNo: string };
 
+/** Why a channel refund (lib/refunds) was refused. */
+export type RefundProblem =
+  /** A channel's confirm or fail on a refund that is already over (lib/refunds/model.ts). */
+  | { readonly kind: "refund-settled"; readonly refundId: string; readonly status: "requested" | "sent" | "confirmed" | "failed"; readonly event: "confirm" | "fail" }
+  /** What the payment still holds is less than the refund asked for (requested and sent refunds count). */
+  | { readonly kind: "refund-exceeds-payment"; readonly requested: number; readonly refundable: number; readonly currency: string }
+  | { readonly kind: "refund-not-found"; readonly refundId: string };
+
 /** Why a request was refused before it reached the domain, or by a rule around it. */
 export type RequestProblem =
   | { readonly kind: "not-found" }
@@ -52,11 +60,24 @@ export type RequestProblem =
   | { readonly kind: "batch-empty" }
   | { readonly kind: "batch-too-large"; readonly max: number }
   | { readonly kind: "key-name-taken"; readonly tenant: string; readonly name: string }
+  /** Saved views (lib/views): the list the view would appear in already has one by that name. */
+  | { readonly kind: "view-name-taken"; readonly name: string }
+  /** A shared view is changed by the one who saved it, or a manager. */
+  | { readonly kind: "view-not-yours"; readonly creator: string }
   | { readonly kind: "api-key-required" }
   | { readonly kind: "sign-in-invalid" }
   | { readonly kind: "sign-in-locked"; readonly minutes: number }
   | { readonly kind: "invalid-json" }
-  | { readonly kind: "order-differs"; readonly orderNo: string; readonly fields: readonly string[] };
+  | { readonly kind: "order-differs"; readonly orderNo: string; readonly fields: readonly string[] }
+  /** Cases (lib/cases): someone else works this one (owners and actors named as people read them: emails, "system:…"). */
+  | { readonly kind: "case-taken"; readonly owner: string }
+  | { readonly kind: "case-closed"; readonly status: "resolved" | "dismissed"; readonly by: string | null }
+  /** A refund of this case is with the channel: nothing else until it answers. */
+  | { readonly kind: "case-awaiting-refund"; readonly refundId: string }
+  /** The resolution is not possible for this case now (its kind, the order's state, the money left). */
+  | { readonly kind: "resolution-not-offered"; readonly resolution: string }
+  | { readonly kind: "dismiss-not-for-role"; readonly roles: readonly Role[] }
+  | { readonly kind: "assignee-not-eligible"; readonly email: string };
 
 /** Why one field of a form or a request body is not valid. */
 export type FieldProblem =
@@ -77,12 +98,17 @@ export type FieldProblem =
   | { readonly kind: "duration-too-short"; readonly seconds: number }
   | { readonly kind: "duration-too-long"; readonly seconds: number }
   | { readonly kind: "password-too-long"; readonly max: number }
+  /** One line of a canned-reasons list is no valid reason (settings; lib/settings/canned-reasons.ts). */
+  | { readonly kind: "canned-reason-length"; readonly line: number; readonly min: number; readonly max: number }
+  | { readonly kind: "too-many-canned-reasons"; readonly max: number }
   | { readonly kind: "channel-key-required"; readonly event: OrderEvent }
   | { readonly kind: "amount-required" }
   | { readonly kind: "key-name-format" }
   | { readonly kind: "form-version-missing" }
   | { readonly kind: "page-position-unknown" }
+  /** A NUL character: PostgreSQL text cannot hold it, so no input may carry one. */
+  | { readonly kind: "control-characters" }
   | { readonly kind: "invalid" };
 
-export type Problem = Refusal | RepairProblem | RequestProblem | FieldProblem;
+export type Problem = Refusal | RepairProblem | RefundProblem | RequestProblem | FieldProblem;
 export type ProblemKind = Problem["kind"];

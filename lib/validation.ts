@@ -63,3 +63,40 @@ export function fieldProblems(error: z.ZodError): FieldProblems {
   for (const issue of error.issues) (fields[String(issue.path[0] ?? "")] ??= []).push(problemOfIssue(issue));
   return fields;
 }
+
+// PostgreSQL text cannot hold U+0000: a NUL that reaches a query fails it ("invalid byte sequence"),
+// which used to surface as a 500. It is refused where input is read, once for every field, so no
+// schema has to remember it and nothing downstream ever sees one.
+const NUL = "\u0000";
+
+export function hasNul(text: string): boolean {
+  return text.includes(NUL);
+}
+
+/**
+ * The fields of an input (a parsed JSON body, a query string, a form's entries) that hold a NUL
+ * anywhere inside — in a string or a key, at any depth — as field problems, or null. Walks with its
+ * own stack: a 64 KiB body can nest thousands of levels deep.
+ */
+export function nulProblems(input: unknown): FieldProblems | null {
+  const fields = new Set<string>();
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  const stack: [unknown, string][] = isRecord(input) ? Object.entries(input).map(([k, v]) => [v, hasNul(k) ? "" : k]) : [[input, ""]];
+  if (isRecord(input) && Object.keys(input).some(hasNul)) fields.add("");
+  while (stack.length > 0) {
+    const [value, field] = stack.pop()!;
+    if (fields.has(field)) continue;
+    if (typeof value === "string") {
+      if (hasNul(value)) fields.add(field);
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push([item, field]);
+    } else if (isRecord(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (hasNul(k)) fields.add(field);
+        else stack.push([v, field]);
+      }
+    }
+  }
+  if (fields.size === 0) return null;
+  return Object.fromEntries([...fields].map((field) => [field, [{ kind: "control-characters" } as const]]));
+}

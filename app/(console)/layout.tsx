@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { ConsoleHeader } from "@/components/console-header";
+import { ConsoleFrame } from "@/components/navigation/console-frame";
 import { QueryProvider } from "@/components/query-provider";
 import { requireStaff } from "@/lib/auth/page";
 
@@ -8,11 +8,8 @@ import { requireStaff } from "@/lib/auth/page";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const staff = await requireStaff();
   return (
-    <>
-      <ConsoleHeader staff={staff} />
-      <div className="mx-auto max-w-6xl px-6 py-8">
-        <QueryProvider>{children}</QueryProvider>
-      </div>
-    </>
+    <ConsoleFrame staff={staff}>
+      <QueryProvider>{children}</QueryProvider>
+    </ConsoleFrame>
   );
 }

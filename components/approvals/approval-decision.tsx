@@ -10,7 +10,8 @@ import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import type { Locale } from "@/lib/i18n/locales";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
 
-export function ApprovalDecision({ id }: { id: number }) {
+/** `refusedBefore`: refunds of this order refused before (listed on the card): said again beside Approve. */
+export function ApprovalDecision({ id, refusedBefore = 0 }: { id: number; refusedBefore?: number }) {
   const t = useTranslations("approvals");
   const all = useTranslations() as unknown as Translate;
   const locale = useLocale() as Locale;
@@ -39,6 +40,7 @@ export function ApprovalDecision({ id }: { id: number }) {
         {t("decisionReason")}
       </label>
       <textarea id={`decision-${id}`} rows={2} minLength={MIN_REASON_LENGTH} maxLength={MAX_REASON_LENGTH} value={reason} onChange={(e) => setReason(e.target.value)} className={TEXTAREA} />
+      {refusedBefore > 0 && message?.tone !== "success" ? <p className="text-xs text-orange-900">{t("refusedBefore", { count: refusedBefore })}</p> : null}
       <div className={`flex gap-2 ${message?.tone === "success" ? "hidden" : ""}`}>
         <Button disabled={busy} onClick={() => decide(true)}>
           {t("approve")}

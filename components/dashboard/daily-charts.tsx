@@ -27,8 +27,10 @@ export async function DailyCharts({ tenantId }: { tenantId: string }) {
         }
         table={table(lost, t("lost.value"))}
         empty={series.lostAfterSeconds === null ? t("lost.noThreshold") : total(lost) === 0 ? t("lost.empty") : null}
+        note={t("lost.click")}
       >
-        <DailyBarChart data={lost} valueLabel={t("lost.value")} color="#dc2626" />
+        {/* The list cannot filter by payment day: a day's bar opens the orders created that day. */}
+        <DailyBarChart data={lost} valueLabel={t("lost.value")} color="#dc2626" ordersHref={`/orders?tenant=${encodeURIComponent(tenantId)}`} />
       </ChartCard>
       <ChartCard
         testId={`refunds-${tenantId}`}
@@ -36,8 +38,9 @@ export async function DailyCharts({ tenantId }: { tenantId: string }) {
         description={t("refunds.description", { total: total(refunds) })}
         table={table(refunds, t("refunds.value"))}
         empty={total(refunds) === 0 ? t("refunds.empty") : null}
+        note={t("refunds.click")}
       >
-        <DailyBarChart data={refunds} valueLabel={t("refunds.value")} color="#7c3aed" />
+        <DailyBarChart data={refunds} valueLabel={t("refunds.value")} color="#7c3aed" ordersHref={`/orders?tenant=${encodeURIComponent(tenantId)}&state=refunded`} />
       </ChartCard>
     </>
   );

@@ -2,11 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type ReactNode } from "react";
+import { useId, useState, useTransition, type FormEvent, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, TEXTAREA } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
+import { Field, Select } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/auth/action";
 import type { PublicError } from "@/lib/errors";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
@@ -32,8 +32,12 @@ export interface ActionDialogProps<T> {
    */
   readonly fields?: (field: FieldSlot) => ReactNode;
   readonly reasonLabel: string;
+  /** Reasons to pick from (the product's canned reasons for this action); picking one fills the reason, which stays editable. */
+  readonly cannedReasons?: readonly string[];
   readonly confirmLabel: string;
   readonly confirmTestId?: string;
+  /** Confirm is held back (e.g. until an irreversible step is acknowledged). */
+  readonly confirmDisabled?: boolean;
   /**
    * Sends the form. `key` is made once per opened form: submitting it twice (a double click, a
    * retry after a timeout) is one change, never two.
@@ -42,6 +46,18 @@ export interface ActionDialogProps<T> {
   readonly outcome: (data: T) => ReactNode;
   /** Nothing is left to confirm (it was done, now or before): the confirm button goes away. */
   readonly finished: (data: T) => boolean;
+  /**
+   * The answer was decided on an order that has moved on: instead of Confirm (which would be
+   * refused the same way again) the form offers to reload the order; `onReload` runs first.
+   */
+  readonly needsReload?: (data: T) => boolean;
+  readonly onReload?: () => void;
+  /**
+   * What the form submits against (the order's version). When it changes, the previous answer no
+   * longer applies and is cleared; `notice` says what changed. What was typed stays.
+   */
+  readonly basis?: string | number;
+  readonly notice?: ReactNode;
   readonly onClose: () => void;
 }
 
@@ -49,14 +65,27 @@ export interface ActionDialogProps<T> {
  * The frame every order action's form shares: a modal, the form's fields, a required reason, the
  * result, and cancel/confirm. Mount it to open it — each mount is a fresh form with a fresh key.
  * Closing it refreshes the page, which held still while the dialog was open (LiveOrder).
+ *
+ * What was typed is never lost: the form submits through onSubmit rather than a form action
+ * (React resets a form's uncontrolled fields after every action, refused or not), so after any
+ * refusal — too short, stale, over-delivery, a server error — every field still holds its text.
  */
-export function ActionDialog<T>({ title, intro, fields, reasonLabel, confirmLabel, confirmTestId, send, outcome, finished, onClose }: ActionDialogProps<T>) {
+export function ActionDialog<T>(props: ActionDialogProps<T>) {
+  const { title, intro, fields, reasonLabel, cannedReasons = [], confirmLabel, confirmTestId, confirmDisabled = false, send, outcome, finished } = props;
   const t = useTranslations("orderPage.dialog");
   const router = useRouter();
   const formId = useId();
   const [key] = useState(() => crypto.randomUUID());
   const [result, setResult] = useState<ActionResult<T> | null>(null);
+  const [reason, setReason] = useState("");
   const [working, startTransition] = useTransition();
+  const [reloading, startReload] = useTransition();
+  const [basis, setBasis] = useState(props.basis);
+  if (props.basis !== basis) {
+    // Adjusting state to a new prop during render: the answer was about the order as it was.
+    setBasis(props.basis);
+    setResult(null);
+  }
 
   const errors = result && !result.ok ? (result.error.fields ?? {}) : {};
   // Fields this form shows: their errors appear beside them, any other field's in the result area.
@@ -72,34 +101,69 @@ export function ActionDialog<T>({ title, intro, fields, reasonLabel, confirmLabe
     );
   };
   const own = fields?.(field);
-  const reason = field("reason", reasonLabel, (props) => (
-    <textarea {...props} required minLength={MIN_REASON_LENGTH} maxLength={MAX_REASON_LENGTH} rows={3} autoFocus className={TEXTAREA} />
+  const canned =
+    cannedReasons.length > 0 ? (
+      <Field label={t("canned")} htmlFor={`${formId}-canned`}>
+        <Select
+          id={`${formId}-canned`}
+          value={cannedReasons.includes(reason) ? reason : ""}
+          onChange={(e) => {
+            if (e.target.value !== "") setReason(e.target.value);
+          }}
+          data-testid="canned-reason"
+        >
+          <option value="">{t("cannedNone")}</option>
+          {cannedReasons.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </Select>
+      </Field>
+    ) : null;
+  const reasonField = field("reason", reasonLabel, (p) => (
+    <textarea {...p} value={reason} onChange={(e) => setReason(e.target.value)} required minLength={MIN_REASON_LENGTH} maxLength={MAX_REASON_LENGTH} rows={3} className={TEXTAREA} />
   ));
 
-  function submit(form: FormData) {
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
     startTransition(async () => setResult(await send(form, key)));
   }
 
+  function reload() {
+    props.onReload?.();
+    startReload(() => router.refresh());
+  }
+
+  const done = result?.ok === true && finished(result.data);
+  const stale = result?.ok === true && props.needsReload?.(result.data) === true;
   return (
     <Dialog
       title={title}
       onClose={() => {
-        onClose();
+        props.onClose();
         router.refresh();
       }}
     >
       {(close) => (
-        <form action={submit} className="space-y-4">
-          {intro ? <p className="text-sm text-slate-600">{intro}</p> : null}
+        <form onSubmit={submit} className="space-y-4" aria-busy={working || reloading}>
+          {intro ? <div className="text-sm text-slate-700">{intro}</div> : null}
           {own}
-          {reason}
+          {canned}
+          {reasonField}
+          {props.notice}
           {result ? result.ok ? outcome(result.data) : <FailureNotice error={result.error} shownFields={shown} /> : null}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={close}>
               {t("cancel")}
             </Button>
-            {result?.ok && finished(result.data) ? null : (
-              <Button type="submit" disabled={working} data-testid={confirmTestId}>
+            {done ? null : stale ? (
+              <Button onClick={reload} disabled={reloading} data-testid="reload-order">
+                {reloading ? t("reloading") : t("reload")}
+              </Button>
+            ) : (
+              <Button type="submit" disabled={working || confirmDisabled} data-testid={confirmTestId}>
                 {working ? t("working") : confirmLabel}
               </Button>
             )}
@@ -127,6 +191,7 @@ export function FailureNotice({ error, shownFields }: { error: PublicError; show
           ))}
         </ul>
       ) : null}
+      <p className="mt-1 text-xs">{t("kept")}</p>
     </Alert>
   );
 }
@@ -146,7 +211,7 @@ export function DialogButton({
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant={variant} className={className} onClick={() => setOpen(true)}>
+      <Button variant={variant} className={className} onClick={() => setOpen(true)} aria-haspopup="dialog">
         {label}
       </Button>
       {open ? dialog(() => setOpen(false)) : null}

@@ -1,43 +1,48 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { triggerEvent, type TriggerEventOutcome } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
 import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { parseMoney } from "@/lib/format";
 import { needsChannelKey } from "@/lib/orders/console-event";
-import { assertNever, isOrderState, type OrderEvent } from "@/lib/orders/machine";
-import { ActionDialog, DialogButton } from "./action-dialog";
+import { assertNever, isOrderState, type OrderEvent, type OrderState } from "@/lib/orders/machine";
+import type { CannedReasons } from "@/lib/settings/canned-reasons";
+import { ActionDialog } from "./action-dialog";
 import { EventName, useDescribeProblem } from "./names";
 import { StateBadge } from "./state-badge";
 
 export interface EventActionsProps {
   readonly tenant: string;
   readonly orderNo: string;
+  /** The order as the page shows it now; a form opened on it submits against this version. */
   readonly version: number;
+  readonly state: OrderState;
   readonly currency: string;
   /** Legal now and whitelisted for the viewer's role: decided on the server. */
   readonly events: readonly OrderEvent[];
+  /** The product's reasons to pick from, per event. */
+  readonly cannedReasons: CannedReasons;
 }
 
-/** One button per event the viewer may trigger now; each opens its own form. */
+/**
+ * One button per event the viewer may trigger now; each opens its own form. The open form is kept
+ * here rather than beside its button: when the order moves (a stale answer, then a reload) its
+ * button may go away, and the form with what was typed must not go with it.
+ */
 export function EventActions(props: EventActionsProps) {
   const t = useTranslations("event");
+  const [open, setOpen] = useState<OrderEvent | null>(null);
   return (
     <div className="flex flex-wrap gap-2">
       {props.events.map((event) => (
-        <DialogButton
-          key={event}
-          variant={event === "close" || event === "request-refund" ? "secondary" : "primary"}
-          label={
-            <>
-              {t(event)} <span className="font-mono text-xs opacity-70">{event}</span>
-            </>
-          }
-          dialog={(close) => <EventDialog {...props} event={event} onClose={close} />}
-        />
+        <Button key={event} variant={event === "close" || event === "request-refund" ? "secondary" : "primary"} onClick={() => setOpen(event)} aria-haspopup="dialog">
+          {t(event)} <span className="font-mono text-xs opacity-70">{event}</span>
+        </Button>
       ))}
+      {open ? <EventDialog {...props} event={open} onClose={() => setOpen(null)} /> : null}
     </div>
   );
 }
@@ -45,20 +50,34 @@ export function EventActions(props: EventActionsProps) {
 /** The events whose key is the channel's own id, each worded for what the channel calls it. */
 type ChannelKeyEvent = "pay" | "confirm-refund" | "reject-refund";
 
-export function EventDialog({ tenant, orderNo, version: shownVersion, currency, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
+export function EventDialog({ tenant, orderNo, version: shownVersion, state, currency, events, cannedReasons, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
   const t = useTranslations("eventForm");
   const all = useTranslations();
   const describe = useDescribeProblem();
+  const ackId = useId();
   // What the person saw when they opened the form: a newer order is `stale`, never overwritten.
-  const [version] = useState(shownVersion);
+  const [opened] = useState(shownVersion);
+  const [version, setVersion] = useState(shownVersion);
+  // After a stale answer the person asked to reload: the next version the page shows is the one
+  // the form submits against from then on (they have now seen it).
+  const [reloading, setReloading] = useState(false);
+  if (reloading && shownVersion !== version) {
+    setReloading(false);
+    setVersion(shownVersion);
+  }
+  const [acknowledged, setAcknowledged] = useState(false);
   const channelKey = needsChannelKey(event) ? (event as ChannelKeyEvent) : null;
+  const irreversible = event === "close";
 
   return (
     <ActionDialog<TriggerEventOutcome>
       title={<EventName event={event} />}
+      intro={irreversible ? <Alert tone="error">{t("closeWarning")}</Alert> : undefined}
       reasonLabel={t("reason")}
+      cannedReasons={cannedReasons[event] ?? []}
       confirmLabel={t("submit", { event: all(`event.${event}`) })}
       confirmTestId="confirm-event"
+      confirmDisabled={irreversible && !acknowledged}
       fields={(field) => (
         <>
           {channelKey
@@ -87,6 +106,26 @@ export function EventDialog({ tenant, orderNo, version: shownVersion, currency, 
       }}
       outcome={(outcome) => <EventOutcome outcome={outcome} />}
       finished={(o) => ["applied", "duplicate", "approval-requested", "approval-pending"].includes(o.result)}
+      needsReload={(o) => o.result === "stale"}
+      onReload={() => setReloading(true)}
+      basis={version}
+      notice={
+        <>
+          {irreversible ? (
+            <div className="flex items-start gap-2 text-sm">
+              <input id={ackId} type="checkbox" checked={acknowledged} onChange={(e) => setAcknowledged(e.target.checked)} className="mt-0.5 h-4 w-4" />
+              <label htmlFor={ackId} className="text-slate-800">
+                {t("closeAcknowledge")}
+              </label>
+            </div>
+          ) : null}
+          {version !== opened ? (
+            <Alert tone={events.includes(event) ? "info" : "error"}>
+              {t.rich(events.includes(event) ? "reloaded" : "reloadedNotLegal", { version, state: () => <StateBadge state={state} />, event: all(`event.${event}`) })}
+            </Alert>
+          ) : null}
+        </>
+      }
       onClose={onClose}
     />
   );
@@ -121,7 +160,7 @@ export function EventOutcome({ outcome: o }: { outcome: TriggerEventOutcome }) {
           <ul className="mt-1 list-disc pl-5">
             {o.since.map((tr) => (
               <li key={tr.id}>
-                <EventName event={tr.event} /> · {states(tr.from)} → {states(tr.to)} · {tr.actor}
+                <EventName event={tr.event} /> · {states(tr.from)} → {states(tr.to)} · <span className="font-mono text-xs">{tr.actor}</span>
               </li>
             ))}
           </ul>

@@ -25,7 +25,7 @@ function ContractName({ label, name }: { label: string | null; name: string }) {
   return (
     <span>
       {label !== null ? <>{label} </> : null}
-      <span className="font-mono text-xs text-slate-500">{name}</span>
+      <span className="font-mono text-xs text-slate-600">{name}</span>
     </span>
   );
 }

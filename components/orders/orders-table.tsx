@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { StateBadge } from "@/components/orders/state-badge";
+import { PlayerLink } from "@/components/players/player-link";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
@@ -56,10 +57,7 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
                 <div className="font-mono text-xs text-slate-500">{row.tenantId}</div>
               </td>
               <td className="whitespace-nowrap p-3">
-                <span className="inline-flex items-center gap-1">
-                  <span className="font-mono">{row.playerId}</span>
-                  <CopyButton value={row.playerId} label={t("copy")} />
-                </span>
+                <PlayerLink tenantId={row.tenantId} playerId={row.playerId} />
               </td>
               <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(row.amount, row.currency)}</td>
               <td className="whitespace-nowrap p-3">

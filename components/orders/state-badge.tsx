@@ -17,7 +17,7 @@ export function StateBadge({ state }: { state: OrderState }) {
   return (
     <span className={`inline-flex items-baseline gap-1.5 rounded px-2 py-0.5 text-xs font-medium ${TONE[state]}`}>
       <span className="font-mono">{state}</span>
-      <span className="opacity-75">{t(state)}</span>
+      <span>{t(state)}</span>
     </span>
   );
 }

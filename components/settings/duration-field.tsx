@@ -9,12 +9,16 @@ import { bestUnit, DURATION_UNITS, type DurationUnit } from "@/lib/settings/dura
 export function DurationField({
   name,
   label,
+  machineName,
   hint,
   seconds,
   error,
 }: {
   name: string;
+  /** In the reader's language; also names the unit's select for screen readers. */
   label: string;
+  /** A contract name the field is for (a state, a case kind): shown beside the label as data. */
+  machineName?: string;
   hint?: string;
   seconds: number | undefined;
   error: string | undefined;
@@ -24,7 +28,7 @@ export function DurationField({
   // Unique per form: every product on the settings page has its own forms with the same names.
   const id = `duration-${name}-${useId()}`;
   return (
-    <Field label={label} htmlFor={id} error={error} {...(hint ? { hint } : {})}>
+    <Field label={label} machineName={machineName} htmlFor={id} error={error} {...(hint ? { hint } : {})}>
       <div className="flex gap-2">
         <Input
           id={id}

@@ -8,7 +8,6 @@ import { DurationField, durationFrom } from "./duration-field";
 import { SettingsForm } from "./settings-form";
 
 export function DwellForm({ tenant, updatedAt, maxDwellSeconds }: { tenant: string; updatedAt: string; maxDwellSeconds: Readonly<Partial<Record<OrderState, number>>> }) {
-  const t = useTranslations("settings.dwell");
   const states = useTranslations("state");
   return (
     <SettingsForm
@@ -31,7 +30,8 @@ export function DwellForm({ tenant, updatedAt, maxDwellSeconds }: { tenant: stri
             <DurationField
               key={state}
               name={state}
-              label={t("field", { state, label: states(state) })}
+              label={states(state)}
+              machineName={state}
               seconds={maxDwellSeconds[state]}
               error={fieldError(state)}
             />

@@ -1,10 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 
 /** Copies an id to the clipboard; says so for a moment (and to screen readers). */
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+export function CopyButton({ value, label }: { value: string; label?: string }) {
+  const t = useTranslations("ui");
   const [copied, setCopied] = useState(false);
+  const name = `${label ?? t("copy")} ${value}`;
   return (
     <button
       type="button"
@@ -15,8 +18,8 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
         });
       }}
       className="rounded px-1 text-xs text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-slate-900"
-      aria-label={`${label} ${value}`}
-      title={`${label} ${value}`}
+      aria-label={name}
+      title={copied ? t("copied") : name}
     >
       <span aria-live="polite" className="inline-flex align-middle">
         {copied ? (

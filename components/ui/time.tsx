@@ -40,7 +40,7 @@ export function Time({ value }: { value: Date | string }) {
   return (
     <time dateTime={iso} title={iso}>
       {date.toLocaleString(locale, { dateStyle: "medium", timeStyle: "medium" })}{" "}
-      <span className="text-slate-500">({format.relativeTime(date, current)})</span>
+      <span className="text-slate-600">({format.relativeTime(date, current)})</span>
     </time>
   );
 }

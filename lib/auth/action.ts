@@ -6,7 +6,7 @@ import { AppError, type PublicError } from "@/lib/errors";
 import { toPublicError } from "@/lib/i18n/public-error";
 import { browserLocale } from "@/lib/i18n/browser-locale";
 import { logger } from "@/lib/log";
-import { fieldProblems } from "@/lib/validation";
+import { fieldProblems, nulProblems } from "@/lib/validation";
 import { currentStaff } from "./current-staff";
 import { can, type Permission } from "./permissions";
 import { resolveScope, type ScopeRule } from "./scope";
@@ -59,14 +59,19 @@ export function defineAction<S extends z.ZodType, R, T>(
         await audit({ actor: actorOf(staff), action: "access.denied", target: spec.name, detail: { permission: spec.permission, role: staff.role } });
         throw new AppError("forbidden");
       }
-      const parsed = spec.input.safeParse(raw instanceof FormData ? Object.fromEntries(raw) : raw);
+      const input: unknown = raw instanceof FormData ? Object.fromEntries(raw) : raw;
+      const nul = nulProblems(input);
+      if (nul) throw new AppError("invalid-input", undefined, { fields: nul });
+      const parsed = spec.input.safeParse(input);
       if (!parsed.success) throw new AppError("invalid-input", undefined, { fields: fieldProblems(parsed.error) });
       const resource = await resolveScope(spec.scope, parsed.data, staff);
       const data = await run(parsed.data, { staff, actor: actorOf(staff), resource, log: log.child({ staff: staff.email }) });
       return { ok: true, data };
     } catch (error) {
-      if (!(error instanceof AppError) || error.code === "internal") log.error({ err: error }, "server action failed");
-      return { ok: false, error: toPublicError(error, reference, staff?.locale ?? (await browserLocale())) };
+      const publicError = toPublicError(error, reference, staff?.locale ?? (await browserLocale()));
+      if (publicError.code === "internal") log.error({ err: error }, "server action failed");
+      if (publicError.code === "unavailable") log.warn({ err: error }, "database unavailable");
+      return { ok: false, error: publicError };
     }
   };
   return Object.assign(action, { permission: spec.permission, scopeKind: spec.scope.kind, actionName: spec.name });

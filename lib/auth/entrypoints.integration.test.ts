@@ -5,10 +5,12 @@ import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api/keys";
 import { requestRefundApproval } from "@/lib/approvals/refund-approvals";
-import { createBatch } from "@/lib/bulk/batches";
+import { startBatch } from "@/lib/bulk/batches";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
+import { paymentAfterClose } from "@/lib/cases/fixtures";
 import { transit } from "@/lib/orders/transit";
+import { EXCEPTION_KINDS } from "@/lib/orders/types";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
@@ -57,10 +59,13 @@ function roleHolding(permission: Permission): Role {
   return ROLES.find((r) => ROLE_PERMISSIONS[r].includes(permission))!;
 }
 
-/** Row counts of every table but audit_events (refusals are audited there on purpose). */
+/**
+ * Row counts of every table but the audit log (refusals are audited there on purpose, and each
+ * audit row moves its chain's head).
+ */
 async function tableCounts(): Promise<Record<string, number>> {
   const { rows } = await getPool().query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'audit_events'`,
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT IN ('audit_events', 'audit_chain_heads')`,
   );
   const counts: Record<string, number> = {};
   for (const { table_name } of rows) {
@@ -73,7 +78,7 @@ async function tableCounts(): Promise<Record<string, number>> {
 const deniedCount = () => getPrisma().auditEvent.count({ where: { action: "access.denied" } });
 
 /** Resources of tenant HOME that the samples point at. */
-const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "" };
+const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -82,12 +87,14 @@ beforeAll(async () => {
   await transit({ orderId: order.id, event: "pay", bizKey: "txn-scope", amount: 6_00, actor: "channel", source: "callback" });
   home.orderNo = order.orderNo;
   home.batchId = randomUUID();
-  await createBatch({ batchId: home.batchId, tenantId: HOME, orderNos: [order.orderNo], reason: "scope test", actor: "test" });
+  await startBatch({ batchId: home.batchId, tenantId: HOME, orderNos: [order.orderNo], reason: "scope test", actor: "test" });
   home.approvalId = (await requestRefundApproval({ tenantId: HOME, orderId: order.id, requestedBy: "staff:a", reason: "asked", requestKey: randomUUID() })).id;
   const user = await getPrisma().staffUser.create({ data: { email: "home@example.com", name: "Home", passwordHash: "x", role: "agent", tenantIds: [HOME] } });
   home.staffId = Number(user.id);
   home.keyPrefix = (await createApiKey({ tenantId: HOME, name: "scope-key", actor: "test" })).summary.prefix;
   home.settingsVersion = (await listTenantSettings([HOME]))[0]!.updatedAt;
+  const view = await getPrisma().savedView.create({ data: { tenantId: HOME, ownerId: user.id, name: "Stuck", shared: true, filters: { stuck: true } } });
+  home.viewId = Number(view.id);
 });
 
 const reason = "checking the scope rules";
@@ -98,6 +105,7 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   "orders.trigger-event": () => ({ tenant: HOME, orderNo: home.orderNo, event: "request-refund", reason, idempotencyKey: randomUUID(), expectedVersion: 1 }),
   "orders.grant-line": () => ({ tenant: HOME, orderNo: home.orderNo, sku: "gems-60", quantity: 1, reason, grantKey: randomUUID() }),
   "orders.repair-delivery": () => ({ tenant: HOME, orderNo: home.orderNo, reason }),
+  "orders.add-note": () => ({ tenant: HOME, orderNo: home.orderNo, body: "player called again", noteKey: randomUUID() }),
   "bulk.preview": () => ({ tenant: HOME, text: home.orderNo }),
   "bulk.start": () => ({ batchId: randomUUID(), tenant: HOME, orderNos: [home.orderNo], reason }),
   "bulk.run-chunk": () => ({ batchId: home.batchId }),
@@ -112,12 +120,26 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   }),
   "settings.update-refund-approval": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, amount: "99" }),
   "settings.update-unpaid-timeout": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, timeout: minutes(45) }),
+  "settings.update-canned-reasons": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, close: "the player asked us to cancel" }),
   "users.create": () => ({ email: "new@example.com", name: "New", role: "agent", tenantIds: [HOME] }),
   "users.update": () => ({ id: home.staffId, role: "ops" }),
   "users.reset-password": () => ({ id: home.staffId }),
   "users.set-disabled": () => ({ id: home.staffId, disabled: true }),
   "apikeys.create": () => ({ tenant: HOME, name: "another-key" }),
   "apikeys.revoke": () => ({ prefix: home.keyPrefix }),
+  "cases.take": () => ({ caseId: caseHome.caseId }),
+  "cases.assign": () => ({ caseId: caseHome.caseId, assignee: "home@example.com", expectedOwner: "", reason }),
+  "cases.resolve": () => ({ caseId: caseHome.caseId, resolution: "refund", reason, requestKey: randomUUID() }),
+  "cases.dismiss": () => ({ caseId: caseHome.caseId, reason, requestKey: randomUUID() }),
+  "settings.update-case-sla": () => ({
+    tenant: HOME,
+    expectedUpdatedAt: home.settingsVersion,
+    sla: Object.fromEntries(EXCEPTION_KINDS.map((kind) => [kind, minutes(60)])),
+  }),
+  "views.save": () => ({ name: "Paid", tenant: HOME, state: "paid" }),
+  "views.save-shared": () => ({ name: "Paid", tenant: HOME, state: "paid" }),
+  "views.rename": () => ({ id: home.viewId, name: "Renamed" }),
+  "views.delete": () => ({ id: home.viewId }),
 };
 
 /** Per console route: the path parameters and query that target tenant HOME's resources. */
@@ -125,6 +147,7 @@ const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, stri
   "app/api/console/orders/[tenant]/[orderNo]/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
   "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
   "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
+  "app/api/console/orders/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
 };
 
 type Action = ((input: unknown) => Promise<{ ok: boolean; error?: { code: string } }>) & {
@@ -179,7 +202,7 @@ describe.each(actionFiles.map((f) => [path.relative(process.cwd(), f), f]))("ser
 type Route = ((req: NextRequest, ctx: { params: Promise<object> }) => Promise<Response>) & {
   permission?: Permission;
   scopeKind?: string;
-  auth?: "api-key";
+  auth?: "api-key" | "api-key-or-staff";
 };
 
 describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("route %s", (relative, file) => {
@@ -189,7 +212,7 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
     expect(methods.length).toBeGreaterThan(0);
     for (const method of methods) {
       const handler = mod[method] as Route;
-      expect(handler.permission ?? handler.auth, `${method} must be built with staffRoute or apiRoute`).toBeDefined();
+      expect(handler.permission ?? handler.auth, `${method} must be built with staffRoute, apiRoute or apiKeyOrStaffRoute`).toBeDefined();
       const call = (headers: Record<string, string> = {}, params: Record<string, string> = { orderNo: "X-1" }, query = "") =>
         handler(
           new NextRequest(`http://localhost/x${query ? `?${query}` : ""}`, {
@@ -220,14 +243,28 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
           const foreign = await call({}, params, query);
           expect([403, 404], `${relative} answered ${foreign.status} to a caller scoped to another tenant`).toContain(foreign.status);
         }
-      } else {
+      }
+      if (handler.auth === "api-key") {
         // A staff session is no API key, and neither is a key that was never issued.
         signInAs("manager", [HOME]);
         expect((await call()).status).toBe(401);
+        expect((await call({ authorization: `Bearer oo_000000000000_${"A".repeat(43)}` })).status).toBe(401);
+      } else if (handler.auth === "api-key-or-staff") {
+        // Open to either, checked as both: the staff checks above, and a key that was never issued
+        // is refused even beside a session that may read the route.
+        expect(handler.scopeKind, `${relative} is read by every tenant's keys: it may not act on a resource`).toBe("none");
+        signInAs(roleHolding(handler.permission!), [HOME]);
         expect((await call({ authorization: `Bearer oo_000000000000_${"A".repeat(43)}` })).status).toBe(401);
       }
 
       expect(await tableCounts()).toEqual(before);
     }
   });
+});
+
+/** A case of tenant HOME (issue 13): a payment that arrived after its order closed. */
+const caseHome = { caseId: 0 };
+
+beforeAll(async () => {
+  caseHome.caseId = (await paymentAfterClose(HOME)).caseId;
 });

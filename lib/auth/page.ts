@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { audit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
+import { decodePathSegment } from "@/lib/path-segment";
 import { currentStaff } from "./current-staff";
 import { can, type Permission } from "./permissions";
 import { resolveScope, type ScopeRule } from "./scope";
@@ -38,11 +39,14 @@ export async function requireResource<I, R>(staff: Staff, rule: ScopeRule<I, R>,
   }
 }
 
-/** A path segment as the page means it; a malformed percent-encoding is simply not found. */
+/**
+ * A page's path segment as the page means it. Next hands pages their segments still percent-encoded
+ * (route handlers get them decoded), so this decodes once; a segment that cannot name anything we
+ * store — a malformed escape, a NUL — is simply not found. Every dynamic segment of a page goes
+ * through here.
+ */
 export function pathSegment(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    notFound();
-  }
+  const segment = decodePathSegment(raw);
+  if (segment === null) notFound();
+  return segment;
 }

@@ -17,12 +17,28 @@ export const PERMISSIONS = [
   "settings:edit",
   "users:manage",
   "apikeys:manage",
+  /** Cases (issue 13): take, assign and resolve exceptions; dismiss the ones about goods. */
+  "cases:work",
+  /** Dismiss a case about money (nothing is refunded or applied): a manager's call. */
+  "cases:dismiss-money",
+  /** Work a case someone else has taken (reassigning is open to everyone who works cases). */
+  "cases:override",
+  /** Shares a saved view of the orders list with a product's staff. */
+  "views:share",
+  /** Renames or deletes a shared view someone else saved. */
+  "views:manage",
+  /** Takes a filtered orders list out of the system as CSV. */
+  "orders:export",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const AGENT: readonly Permission[] = ["profile:edit", "orders:view", "orders:event"];
-const OPS: readonly Permission[] = [...AGENT, "orders:grant", "orders:bulk"];
-const MANAGER: readonly Permission[] = [...OPS, "audit:view", "audit:export", "refunds:approve", "settings:edit"];
+// A shared view appears in every colleague's navigation, so whoever shares one sets what a team
+// looks at: ops and up, who run the queues (an agent's own views stay personal). An export takes
+// players' ids and payments out in bulk: ops reconcile with a channel after an incident; an agent
+// works one order at a time.
+const OPS: readonly Permission[] = [...AGENT, "orders:grant", "orders:bulk", "cases:work", "views:share", "orders:export"];
+const MANAGER: readonly Permission[] = [...OPS, "audit:view", "audit:export", "refunds:approve", "settings:edit", "cases:dismiss-money", "cases:override", "views:manage"];
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   agent: AGENT,

@@ -5,6 +5,8 @@ import { AppError } from "@/lib/errors";
 import { findOrder } from "@/lib/orders/queries/find-order";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import type { Problem } from "@/lib/problems";
+import { viewAccess } from "@/lib/views/access";
+import { findView, type SavedView } from "@/lib/views/saved-views";
 import { actorOf, type Staff } from "./staff";
 
 // Tenant scope, declared once per entry point. Every action, route and page names the resource the
@@ -164,6 +166,47 @@ export function approvalScope<I>(pick: (input: I) => number): ScopeRule<I, { rea
       if (!approval) return missing();
       if (!inScope(staff, approval.tenantId)) return outOfScope("tenant out of scope");
       return found({ id: Number(approval.id), tenantId: approval.tenantId });
+    },
+  };
+}
+
+/**
+ * A saved view of the orders list the caller may change (rename, delete): their own, or a shared view
+ * of one of their products when they may manage shared views (lib/views/access.ts). Someone else's
+ * personal view and a view of another product answer like missing (audited); a shared view the
+ * caller sees but did not save is forbidden, naming who did.
+ */
+export function savedViewScope<I>(pick: (input: I) => number): ScopeRule<I, SavedView> {
+  return {
+    kind: "saved-view",
+    target: (input) => `view:${pick(input)}`,
+    async resolve(input, staff) {
+      const view = await findView(pick(input));
+      if (!view) return missing();
+      switch (viewAccess(view, staff)) {
+        case "edit":
+          return found(view);
+        case "see":
+          return { ok: false, error: new AppError("forbidden", { kind: "view-not-yours", creator: view.ownerActor.replace(/^staff:/, "") }), denied: "shared view saved by someone else" };
+        case "out-of-scope":
+          return outOfScope("tenant out of scope");
+        case "someone-else":
+          return outOfScope("another staff member's personal view");
+      }
+    },
+  };
+}
+
+/** A case (an exceptions row, lib/cases) of a tenant in the caller's scope. */
+export function caseScope<I>(pick: (input: I) => number): ScopeRule<I, { readonly id: number; readonly tenantId: string; readonly kind: string }> {
+  return {
+    kind: "case",
+    target: (input) => `case:${pick(input)}`,
+    async resolve(input, staff) {
+      const row = await getPrisma().orderException.findUnique({ where: { id: pick(input) }, select: { id: true, tenantId: true, kind: true } });
+      if (!row) return missing();
+      if (!inScope(staff, row.tenantId)) return outOfScope("tenant out of scope");
+      return found({ id: Number(row.id), tenantId: row.tenantId, kind: row.kind });
     },
   };
 }

@@ -50,3 +50,13 @@ export async function loadActiveStaff(id: number, tokenVersion: number): Promise
   const row = await getPrisma().staffUser.findFirst({ where: { id, tokenVersion, disabledAt: null } });
   return row ? staffOf(row) : null;
 }
+
+/**
+ * Ends every session of a staff member at once (sign-out): bumps token_version, which
+ * loadActiveStaff checks on every request. Only a session still current can do it, so a cookie
+ * already dead cannot sign its owner out of newer sessions. Returns whether a session ended.
+ */
+export async function revokeSessions(id: number, tokenVersion: number): Promise<boolean> {
+  const { count } = await getPrisma().staffUser.updateMany({ where: { id, tokenVersion }, data: { tokenVersion: { increment: 1 } } });
+  return count > 0;
+}

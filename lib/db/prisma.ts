@@ -10,7 +10,11 @@ import { getPool } from "./pool";
 /** Prisma as it runs inside one of our transactions (lib/db/transaction.ts). */
 export type PrismaTx = Prisma.TransactionClient;
 
-const globalForPrisma = globalThis as unknown as { orderOpsPrisma?: PrismaClient; orderOpsBoundPrisma?: PrismaClient };
+const globalForPrisma = globalThis as unknown as {
+  orderOpsPrisma?: PrismaClient;
+  orderOpsBoundPrisma?: PrismaClient;
+  orderOpsBinding?: AsyncLocalStorage<pg.PoolClient>;
+};
 
 /** Prisma outside any transaction: each call is its own statement (or Prisma's own transaction). */
 export function getPrisma(): PrismaClient {
@@ -32,7 +36,9 @@ export async function disconnectPrisma(): Promise<void> {
 // transaction being bound, and swallows the BEGIN/COMMIT/ROLLBACK Prisma sends: the transaction is
 // ours, and transaction() alone commits or rolls it back.
 
-const binding = new AsyncLocalStorage<pg.PoolClient>();
+// On globalThis like the clients: Next bundles server code more than once (pages, actions, routes),
+// and the bound client made by one copy of this module must read the binding set by another.
+const binding = (globalForPrisma.orderOpsBinding ??= new AsyncLocalStorage<pg.PoolClient>());
 const OWN_STATEMENTS = new Set(["BEGIN", "COMMIT", "ROLLBACK"]);
 const NOTHING: Pick<pg.QueryResult, "rows" | "fields" | "rowCount"> = { rows: [], fields: [], rowCount: 0 };
 

@@ -25,6 +25,11 @@ const TABLES: Readonly<Record<Prisma.ModelName, string>> = {
   RefundApproval: "refund_approvals",
   BulkBatch: "bulk_batches",
   BulkBatchItem: "bulk_batch_items",
+  OrderNote: "order_notes",
+  AuditChainHead: "audit_chain_heads",
+  AuditCheckpoint: "audit_checkpoints",
+  PaymentRefund: "payment_refunds",
+  SavedView: "saved_views",
 };
 
 const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
@@ -42,6 +47,11 @@ const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
   RefundApproval: Prisma.RefundApprovalScalarFieldEnum,
   BulkBatch: Prisma.BulkBatchScalarFieldEnum,
   BulkBatchItem: Prisma.BulkBatchItemScalarFieldEnum,
+  OrderNote: Prisma.OrderNoteScalarFieldEnum,
+  AuditChainHead: Prisma.AuditChainHeadScalarFieldEnum,
+  AuditCheckpoint: Prisma.AuditCheckpointScalarFieldEnum,
+  PaymentRefund: Prisma.PaymentRefundScalarFieldEnum,
+  SavedView: Prisma.SavedViewScalarFieldEnum,
 };
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -82,14 +92,35 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       data: { tenantId: "schema-check", orderId: order.id, event: "pay", fromState: "created", toState: "paid", actor: "a", source: "api" },
     });
     await db.outboxMessage.create({ data: { tenantId: "schema-check", orderId: order.id, topic: "t", payload: { a: 1 } } });
-    await db.orderException.create({ data: { tenantId: "schema-check", orderId: order.id, kind: "amount-mismatch", actor: "a" } });
-    await db.staffUser.create({ data: { email: "s@example.com", name: "S", passwordHash: "h", role: "agent", tenantIds: ["schema-check"] } });
+    const exception = await db.orderException.create({ data: { tenantId: "schema-check", orderId: order.id, kind: "amount-mismatch", actor: "a" } });
+    // The database sets the case's due time from the tenant's SLA (trigger order_exceptions_sla): 4 hours by default.
+    expect(exception.slaDueAt.getTime() - exception.createdAt.getTime()).toBe(4 * 3_600_000);
+    await db.paymentRefund.create({
+      data: {
+        tenantId: "schema-check",
+        refundId: "rf-1",
+        orderId: order.id,
+        caseId: exception.id,
+        channel: "alipay",
+        paymentTxn: "alipay-1",
+        paymentAmount: 600,
+        amount: 100,
+        currency: "CNY",
+        reason: "r",
+        requestedBy: "a",
+      },
+    });
+    const staff = await db.staffUser.create({ data: { email: "s@example.com", name: "S", passwordHash: "h", role: "agent", tenantIds: ["schema-check"] } });
+    await db.savedView.create({ data: { tenantId: "schema-check", ownerId: staff.id, name: "Stuck paid", shared: true, filters: { state: "paid", stuck: true } } });
     await db.apiKey.create({ data: { tenantId: "schema-check", name: "k", prefix: "oo_abc", secretHash: "h", createdBy: "a" } });
     await db.auditEvent.create({ data: { actor: "a", action: "user.created", detail: { x: 1 } } });
     await db.refundApproval.create({ data: { tenantId: "schema-check", orderId: order.id, amount: 600, requestedBy: "a", reason: "r", requestKey: "k" } });
     await db.bulkBatch.create({
       data: { id: "b1", tenantId: "schema-check", createdBy: "a", reason: "r", total: 1, items: { create: [{ tenantId: "schema-check", orderNo: "S-1", position: 0 }] } },
     });
+
+    await db.orderNote.create({ data: { tenantId: "schema-check", orderId: order.id, author: "a", body: "called the player" } });
+    await db.auditCheckpoint.create({ data: { heads: [], facts: 0, hash: Buffer.from("h") } });
 
     const counts = await Promise.all([
       db.tenant.count(),
@@ -106,8 +137,15 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       db.refundApproval.count(),
       db.bulkBatch.count(),
       db.bulkBatchItem.count(),
+      db.orderNote.count(),
+      db.auditCheckpoint.count(),
+      db.paymentRefund.count(),
+      db.savedView.count(),
     ]);
-    expect(counts).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(counts).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // Every fact written above joined a chain, whose heads the trigger keeps: one per order, one
+    // for the audit row without a tenant.
+    expect(await db.auditChainHead.count()).toBe(2);
     const read = await db.order.findUniqueOrThrow({
       where: { tenantId_orderNo: { tenantId: "schema-check", orderNo: "S-1" } },
       include: { lines: true, grants: true, transitions: true },

@@ -1,5 +1,5 @@
 import { IntlMessageFormat } from "intl-messageformat";
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "@/lib/errors";
 import type { Problem, ProblemKind } from "@/lib/problems";
@@ -48,11 +48,22 @@ const EXAMPLES: { readonly [K in ProblemKind]: Extract<Problem, { kind: K }> } =
   "batch-empty": { kind: "batch-empty" },
   "batch-too-large": { kind: "batch-too-large", max: 5000 },
   "key-name-taken": { kind: "key-name-taken", tenant: "xiaoxiao", name: "alipay" },
+  "view-name-taken": { kind: "view-name-taken", name: "Stuck paid" },
+  "view-not-yours": { kind: "view-not-yours", creator: "ops@example.com" },
   "api-key-required": { kind: "api-key-required" },
   "sign-in-invalid": { kind: "sign-in-invalid" },
   "sign-in-locked": { kind: "sign-in-locked", minutes: 15 },
   "invalid-json": { kind: "invalid-json" },
   "order-differs": { kind: "order-differs", orderNo: "XX1", fields: ["amount", "lines"] },
+  "refund-settled": { kind: "refund-settled", refundId: "rf-1", status: "confirmed", event: "fail" },
+  "refund-exceeds-payment": { kind: "refund-exceeds-payment", requested: 20_00, refundable: 10_00, currency: "CNY" },
+  "refund-not-found": { kind: "refund-not-found", refundId: "rf-1" },
+  "case-taken": { kind: "case-taken", owner: "ops@example.com" },
+  "case-closed": { kind: "case-closed", status: "resolved", by: "ops@example.com" },
+  "case-awaiting-refund": { kind: "case-awaiting-refund", refundId: "rf-1" },
+  "resolution-not-offered": { kind: "resolution-not-offered", resolution: "honour" },
+  "dismiss-not-for-role": { kind: "dismiss-not-for-role", roles: ["manager"] },
+  "assignee-not-eligible": { kind: "assignee-not-eligible", email: "agent@example.com" },
   required: { kind: "required" },
   "too-short": { kind: "too-short", min: 5 },
   "too-long": { kind: "too-long", max: 500 },
@@ -70,11 +81,14 @@ const EXAMPLES: { readonly [K in ProblemKind]: Extract<Problem, { kind: K }> } =
   "duration-too-short": { kind: "duration-too-short", seconds: 60 },
   "duration-too-long": { kind: "duration-too-long", seconds: 7 * 86_400 },
   "password-too-long": { kind: "password-too-long", max: 72 },
+  "canned-reason-length": { kind: "canned-reason-length", line: 2, min: 5, max: 500 },
+  "too-many-canned-reasons": { kind: "too-many-canned-reasons", max: 12 },
   "channel-key-required": { kind: "channel-key-required", event: "pay" },
   "amount-required": { kind: "amount-required" },
   "key-name-format": { kind: "key-name-format" },
   "form-version-missing": { kind: "form-version-missing" },
   "page-position-unknown": { kind: "page-position-unknown" },
+  "control-characters": { kind: "control-characters" },
   invalid: { kind: "invalid" },
 };
 

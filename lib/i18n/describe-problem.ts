@@ -88,15 +88,45 @@ export function describeProblem(problem: Problem, t: Translate, locale: Locale):
       return say({ minutes: problem.minutes });
     case "key-name-taken":
       return say({ tenant: problem.tenant, name: problem.name });
+    case "view-name-taken":
+      return say({ name: problem.name });
+    case "view-not-yours":
+      return say({ creator: problem.creator });
     case "order-differs":
       return say({ orderNo: problem.orderNo, fields: and(problem.fields) });
+    case "refund-settled":
+      return say({
+        refundId: problem.refundId,
+        status: locale === "en" ? problem.status : t(`problem.refund-status.${problem.status}`),
+        event: locale === "en" ? problem.event : t(`problem.refund-event.${problem.event}`),
+      });
+    case "refund-exceeds-payment":
+      return say({ requested: money(problem.requested, problem.currency), refundable: money(problem.refundable, problem.currency) });
+    case "refund-not-found":
+    case "case-awaiting-refund":
+      return say({ refundId: problem.refundId });
+    case "case-taken":
+      return say({ owner: problem.owner });
+    case "case-closed":
+      return problem.by
+        ? t("problem.case-closed-by", { status: problem.status, by: problem.by })
+        : say({ status: problem.status });
+    case "resolution-not-offered":
+      return say({ resolution: locale === "en" ? problem.resolution : t(`problem.resolution-names.${problem.resolution}`) });
+    case "dismiss-not-for-role":
+      return say({ roles: or(problem.roles.map((r) => t(`roles.${r}`))) });
+    case "assignee-not-eligible":
+      return say({ email: problem.email });
     case "too-short":
     case "too-small":
       return say({ min: problem.min });
     case "too-long":
     case "too-large":
     case "password-too-long":
+    case "too-many-canned-reasons":
       return say({ max: problem.max });
+    case "canned-reason-length":
+      return say({ line: problem.line, min: problem.min, max: problem.max });
     case "invalid-choice":
       return say({ options: or(problem.options) });
     case "money-too-large":
@@ -132,6 +162,7 @@ export function describeProblem(problem: Problem, t: Translate, locale: Locale):
     case "key-name-format":
     case "form-version-missing":
     case "page-position-unknown":
+    case "control-characters":
     case "invalid":
       return say();
     default:

@@ -1,4 +1,6 @@
-import { createTranslator } from "next-intl";
+// use-intl/core: the translator without React, so the worker and the CLI (run outside Next, under
+// the react-server condition) can word problems too.
+import { createTranslator } from "use-intl/core";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
 import type { Problem } from "@/lib/problems";

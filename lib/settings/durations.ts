@@ -30,6 +30,8 @@ export const DWELL_BOUNDS: Readonly<Record<DwellState, DurationBounds>> = {
   refunding: { min: 60 * 60, max: 90 * 86_400 },
 };
 export const UNPAID_TIMEOUT_BOUNDS: DurationBounds = { min: 60, max: 7 * 86_400 };
+/** A case's SLA (issue 13): under 5 minutes nobody can act on it, over 30 days it is no deadline. */
+export const CASE_SLA_BOUNDS: DurationBounds = { min: 5 * 60, max: 30 * 86_400 };
 
 /** The largest unit the value is a whole number of: 300 → 5 minutes, 90 → 90 seconds. */
 export function bestUnit(seconds: number): { value: number; unit: DurationUnit } {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
 import type { OrderState } from "@/lib/orders/machine";
+import { storedCannedReasons, type CannedReasons } from "./canned-reasons";
 
 export interface TenantSettingsView {
   readonly tenantId: string;
@@ -12,6 +13,12 @@ export interface TenantSettingsView {
   readonly maxDwellSeconds: Readonly<Partial<Record<OrderState, number>>>;
   /** Minor units of `currency`. */
   readonly refundApprovalAmount: number;
+  /** Reasons the event forms offer, per event. */
+  readonly cannedReasons: CannedReasons;
+  /** Per kind of case, seconds until it is overdue (lib/cases). */
+  readonly caseSlaSeconds: Readonly<Partial<Record<string, number>>>;
+  /** Where the tenant's signed webhooks go (the channel hears of refund requests there). */
+  readonly webhookUrl: string | null;
   /**
    * The row's version for stale-edit checks: ISO 8601 with microseconds, exactly as stored (a Date
    * would drop the microseconds and never match again — which is also why this read is raw SQL:
@@ -31,6 +38,9 @@ const settingsRow = z.object({
   unpaidTimeoutSeconds: z.number(),
   maxDwellSeconds: z.record(z.string(), z.number()),
   refundApprovalAmount: z.number(),
+  cannedReasons: storedCannedReasons,
+  caseSlaSeconds: z.record(z.string(), z.number()),
+  webhookUrl: z.string().nullable(),
   updatedAt: z.string(),
   lastChange: z.object({ actor: z.string(), at: z.coerce.date() }).nullable(),
 });
@@ -43,6 +53,7 @@ export async function listTenantSettings(scope: readonly string[]): Promise<Tena
     settingsRow,
     `SELECT s.tenant_id AS "tenantId", t.name AS "tenantName", t.currency, s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds",
             s.max_dwell_seconds AS "maxDwellSeconds", s.refund_approval_amount AS "refundApprovalAmount",
+            s.canned_reasons AS "cannedReasons", s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl",
             to_char(s.updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt",
             (SELECT json_build_object('actor', a.actor, 'at', a.created_at) FROM audit_events a
               WHERE a.action = 'settings.updated' AND a.target = 'tenant:' || s.tenant_id

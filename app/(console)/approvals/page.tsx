@@ -2,11 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ApprovalDecision } from "@/components/approvals/approval-decision";
+import { RefusedRefunds } from "@/components/orders/order-summary";
+import { StateBadge } from "@/components/orders/state-badge";
+import { Breakable } from "@/components/ui/breakable";
 import { Time } from "@/components/ui/time";
 import { listPendingApprovals } from "@/lib/approvals/refund-approvals";
+import { refusedRefundsByApproval } from "@/lib/approvals/refused-refunds";
 import { requireStaff } from "@/lib/auth/page";
 import { actorOf } from "@/lib/auth/staff";
 import { formatMoney } from "@/lib/format";
+import { isOrderState } from "@/lib/orders/machine";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("approvals"))("title") };
@@ -16,6 +21,7 @@ export default async function ApprovalsPage() {
   const staff = await requireStaff("refunds:approve");
   const t = await getTranslations("approvals");
   const pending = await listPendingApprovals(staff.tenantIds);
+  const refused = await refusedRefundsByApproval(pending.map((a) => a.id));
   const me = actorOf(staff);
   return (
     <div className="space-y-4">
@@ -33,16 +39,15 @@ export default async function ApprovalsPage() {
                 <dt className="text-slate-500">{t("order")}</dt>
                 <dd>
                   <Link className="font-mono underline" href={`/orders/${a.tenantId}/${encodeURIComponent(a.orderNo)}`}>
-                    {a.orderNo}
+                    <Breakable text={a.orderNo} />
                   </Link>{" "}
-                  <span className="font-mono text-xs text-slate-500">
-                    {a.tenantId} · {a.state}
-                  </span>
+                  <span className="font-mono text-xs text-slate-500">{a.tenantId}</span>{" "}
+                  {isOrderState(a.state) ? <StateBadge state={a.state} /> : <span className="font-mono text-xs">{a.state}</span>}
                 </dd>
                 <dt className="text-slate-500">{t("amount")}</dt>
                 <dd>{formatMoney(a.amount, a.currency)}</dd>
                 <dt className="text-slate-500">{t("requestedBy")}</dt>
-                <dd>{a.requestedBy}</dd>
+                <dd className="font-mono text-xs">{a.requestedBy}</dd>
                 <dt className="text-slate-500">{t("reason")}</dt>
                 <dd>{a.reason}</dd>
                 <dt className="text-slate-500">{t("age")}</dt>
@@ -50,7 +55,10 @@ export default async function ApprovalsPage() {
                   <Time value={a.createdAt} />
                 </dd>
               </dl>
-              {a.requestedBy === me ? <p className="text-sm text-slate-600">{t("own")}</p> : <ApprovalDecision id={a.id} />}
+              <div className="space-y-3">
+                <RefusedRefunds refused={refused.get(a.id) ?? []} compact />
+                {a.requestedBy === me ? <p className="text-sm text-slate-600">{t("own")}</p> : <ApprovalDecision id={a.id} refusedBefore={refused.get(a.id)?.length ?? 0} />}
+              </div>
             </li>
           ))}
         </ul>

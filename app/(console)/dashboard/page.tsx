@@ -36,13 +36,19 @@ export default async function DashboardPage() {
       {counts.map((tenant) => {
         const stuckStates = stuck.find((s) => s.tenantId === tenant.tenantId)?.byState ?? [];
         const stuckTotal = stuckStates.reduce((n, s) => n + s.count, 0);
-        const byState = ORDER_STATES.map((state) => ({ key: state, label: states(state), value: tenant.byState[state], color: STATE_COLORS[state] }));
-        const stuckBars = stuckStates.map((s) => ({ key: s.state, label: states(s.state), value: s.count, color: STATE_COLORS[s.state] }));
+        // Each bar opens its orders: the list filtered by the same product and state (and stuck).
+        const orders = (state: string, stuck = false) => `/orders?tenant=${encodeURIComponent(tenant.tenantId)}&state=${state}${stuck ? "&stuck=1" : ""}`;
+        const byState = ORDER_STATES.map((state) => ({ key: state, label: states(state), value: tenant.byState[state], color: STATE_COLORS[state], href: orders(state) }));
+        const stuckBars = stuckStates.map((s) => ({ key: s.state, label: states(s.state), value: s.count, color: STATE_COLORS[s.state], href: orders(s.state, true) }));
+        const links = (bars: readonly { key: string; label: string; value: number; href: string }[]) => ({
+          label: t("openOrders"),
+          items: bars.filter((b) => b.value > 0).map((b) => ({ key: b.key, text: t("barLink", { state: b.label, count: b.value }), href: b.href })),
+        });
         const thresholds = stuckStates
           .map((s) => {
-            if (s.thresholdSeconds === null) return `${s.state}: ${t("stuck.noThreshold")}`;
+            if (s.thresholdSeconds === null) return `${states(s.state)}: ${t("stuck.noThreshold")}`;
             const { value, unit } = bestUnit(s.thresholdSeconds);
-            return `${s.state} > ${durations(unit, { n: value })}`;
+            return `${states(s.state)} > ${durations(unit, { n: value })}`;
           })
           .join(" · ");
         return (
@@ -55,8 +61,9 @@ export default async function DashboardPage() {
                 testId={`states-${tenant.tenantId}`}
                 title={t("states.title")}
                 description={t("states.description", { total: tenant.total })}
-                table={{ headers: [t("state"), t("states.value")], rows: byState.map((b) => [b.key, b.value] as const) }}
+                table={{ headers: [t("state"), t("states.value")], rows: byState.map((b) => [b.label, b.value] as const) }}
                 empty={tenant.total === 0 ? t("states.empty") : null}
+                links={links(byState)}
               >
                 <CategoryBarChart data={byState} valueLabel={t("states.value")} />
               </ChartCard>
@@ -64,8 +71,9 @@ export default async function DashboardPage() {
                 testId={`stuck-${tenant.tenantId}`}
                 title={t("stuck.title")}
                 description={`${t("stuck.description", { total: stuckTotal })} ${thresholds}`}
-                table={{ headers: [t("state"), t("stuck.value")], rows: stuckBars.map((b) => [b.key, b.value] as const) }}
+                table={{ headers: [t("state"), t("stuck.value")], rows: stuckBars.map((b) => [b.label, b.value] as const) }}
                 empty={stuckTotal === 0 ? t("stuck.empty") : null}
+                links={links(stuckBars)}
               >
                 <CategoryBarChart data={stuckBars} valueLabel={t("stuck.value")} />
               </ChartCard>

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
+import { CannedReasonsForm } from "@/components/settings/canned-reasons-form";
+import { CaseSlaForm } from "@/components/settings/case-sla-form";
 import { DwellForm } from "@/components/settings/dwell-form";
 import { RefundApprovalForm } from "@/components/settings/refund-approval-form";
 import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
@@ -59,6 +61,16 @@ export default async function SettingsPage() {
                 <RefundApprovalForm tenant={s.tenantId} updatedAt={s.updatedAt} amount={s.refundApprovalAmount} currency={s.currency} />
               </div>
             </div>
+          </div>
+          <div className="border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("cannedReasons.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("cannedReasons.description")}</p>
+            <CannedReasonsForm tenant={s.tenantId} updatedAt={s.updatedAt} reasons={s.cannedReasons} />
+          </div>
+          <div className="border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("caseSla.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("caseSla.description")}</p>
+            <CaseSlaForm tenant={s.tenantId} updatedAt={s.updatedAt} slaSeconds={s.caseSlaSeconds} />
           </div>
         </section>
       ))}

@@ -9,5 +9,5 @@ export async function findOrder(tenantId: string, orderNo: string): Promise<Orde
     where: { tenantId_orderNo: { tenantId, orderNo } },
     select: { id: true, tenantId: true, orderNo: true, playerId: true, amount: true, currency: true, state: true, stateAt: true, version: true },
   });
-  return row ? orderRow.parse({ ...row, id: Number(row.id) }) : null;
+  return row ? orderRow.parse({ ...row, id: Number(row.id), amount: Number(row.amount) }) : null;
 }

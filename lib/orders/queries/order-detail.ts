@@ -4,6 +4,7 @@ import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import { ledgerBySku, orderProgress, type LineProgress } from "@/lib/orders/progress";
 import { GRANT_COLUMNS, grantRow, ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow } from "@/lib/orders/rows";
+import type { ApprovalRecord, NoteRecord, OrderAuditFact, TimelineSources } from "@/lib/orders/timeline";
 import type { GrantRecord, OrderSnapshot, TransitionRecord } from "@/lib/orders/types";
 
 export interface OrderLineDetail extends LineProgress {
@@ -30,17 +31,49 @@ const exceptionRow = z.object({
   amount: z.number().nullable(),
   status: z.string(),
   detail: z.record(z.string(), z.unknown()),
+  actor: z.string(),
   createdAt: z.coerce.date(),
+  resolvedAt: z.coerce.date().nullable(),
+  resolvedBy: z.string().nullable(),
 });
 export type ExceptionSummary = z.output<typeof exceptionRow>;
 
-export interface OrderDetail {
+const approvalRow: z.ZodType<ApprovalRecord, unknown> = z.object({
+  id: z.number(),
+  requestedBy: z.string(),
+  reason: z.string(),
+  amount: z.number(),
+  status: z.string(),
+  decidedBy: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+  decidedAt: z.coerce.date().nullable(),
+  createdAt: z.coerce.date(),
+});
+
+const noteRow: z.ZodType<NoteRecord, unknown> = z.object({ id: z.number(), author: z.string(), body: z.string(), correctsId: z.number().nullable(), at: z.coerce.date() });
+
+const auditFactRow: z.ZodType<OrderAuditFact, unknown> = z.object({
+  id: z.number(),
+  action: z.string(),
+  actor: z.string(),
+  target: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  at: z.coerce.date(),
+});
+
+/** The order page's data; what the timeline merges (lib/orders/timeline.ts) among it. */
+export interface OrderDetail extends TimelineSources {
   readonly order: OrderSnapshot;
   readonly lines: readonly OrderLineDetail[];
   /** Newest first. */
   readonly transitions: readonly TransitionRecord[];
+  /** Every grant of the order, oldest first (each line also has its own). */
+  readonly grants: readonly GrantRecord[];
   readonly outbox: readonly OutboxSummary[];
+  /** The open ones: the page's inbox panel. */
   readonly exceptions: readonly ExceptionSummary[];
+  /** Every exception ever filed on the order, open and resolved, newest first. */
+  readonly allExceptions: readonly ExceptionSummary[];
 }
 
 const detailRow = z.object({
@@ -50,9 +83,16 @@ const detailRow = z.object({
   transitions: z.array(transitionRow).nullable(),
   outbox: z.array(outboxRow).nullable(),
   exceptions: z.array(exceptionRow).nullable(),
+  approvals: z.array(approvalRow).nullable(),
+  notes: z.array(noteRow).nullable(),
+  auditFacts: z.array(auditFactRow).nullable(),
 });
 
-/** Everything the order page shows, in one round trip (each part an index range on the order). */
+/**
+ * Everything the order page shows, in one round trip (each part an index range on the order: its
+ * lines, grants, transitions, outbox messages, exceptions, refund approvals, notes, and the
+ * audit_events rows that name it).
+ */
 export async function getOrderDetail(tenantId: string, orderNo: string): Promise<OrderDetail | null> {
   const row = await one(
     getPool(),
@@ -70,8 +110,17 @@ export async function getOrderDetail(tenantId: string, orderNo: string): Promise
                                           'lastError', last_error, 'createdAt', created_at, 'deliveredAt', delivered_at) ORDER BY id DESC)
           FROM outbox_messages WHERE tenant_id = $1 AND order_id = (SELECT id FROM o)) AS outbox,
        (SELECT json_agg(json_build_object('id', id, 'kind', kind, 'event', event, 'bizKey', biz_key, 'amount', amount,
-                                          'status', status, 'detail', detail, 'createdAt', created_at) ORDER BY id DESC)
-          FROM order_exceptions WHERE tenant_id = $1 AND order_id = (SELECT id FROM o) AND status = 'open') AS exceptions`,
+                                          'status', status, 'detail', detail, 'actor', actor, 'createdAt', created_at,
+                                          'resolvedAt', resolved_at, 'resolvedBy', resolved_by) ORDER BY id DESC)
+          FROM order_exceptions WHERE tenant_id = $1 AND order_id = (SELECT id FROM o)) AS exceptions,
+       (SELECT json_agg(json_build_object('id', id, 'requestedBy', requested_by, 'reason', reason, 'amount', amount, 'status', status,
+                                          'decidedBy', decided_by, 'decisionReason', decision_reason, 'decidedAt', decided_at,
+                                          'createdAt', created_at) ORDER BY id)
+          FROM refund_approvals WHERE tenant_id = $1 AND order_id = (SELECT id FROM o)) AS approvals,
+       (SELECT json_agg(json_build_object('id', id, 'author', author, 'body', body, 'correctsId', corrects_id, 'at', created_at) ORDER BY id)
+          FROM order_notes WHERE tenant_id = $1 AND order_id = (SELECT id FROM o)) AS notes,
+       (SELECT json_agg(json_build_object('id', id, 'action', action, 'actor', actor, 'target', target, 'detail', detail, 'at', created_at) ORDER BY id)
+          FROM audit_events WHERE tenant_id = $1 AND order_id = (SELECT id FROM o)) AS "auditFacts"`,
     [tenantId, orderNo],
   );
   if (!row.order) return null;
@@ -79,12 +128,18 @@ export async function getOrderDetail(tenantId: string, orderNo: string): Promise
   const grants = row.grants ?? [];
   const lines = row.lines ?? [];
   const progress = orderProgress(lines, ledgerBySku(grants));
+  const allExceptions = row.exceptions ?? [];
   return {
     order: row.order,
     lines: lines.map((line, i) => ({ ...progress[i]!, kind: line.kind, grants: grants.filter((g) => g.sku === line.sku) })),
     transitions: row.transitions ?? [],
+    grants,
     outbox: row.outbox ?? [],
-    exceptions: row.exceptions ?? [],
+    exceptions: allExceptions.filter((e) => e.status === "open"),
+    allExceptions,
+    approvals: row.approvals ?? [],
+    notes: row.notes ?? [],
+    auditFacts: row.auditFacts ?? [],
   };
 }
 

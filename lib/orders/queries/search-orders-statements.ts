@@ -9,7 +9,26 @@ import type { MatchKind, OrderCursor, OrderTotal } from "./search-orders";
 // scans), each beside the schema that decodes its rows. The plan tests and the large-data benchmark
 // EXPLAIN exactly this text: an edit to it is an edit to the plans, to be measured again.
 
-const MATCH_KINDS = ["orderNo", "player", "payment"] as const satisfies readonly MatchKind[];
+const MATCH_KINDS = ["orderNo", "player", "payment", "refund"] as const satisfies readonly MatchKind[];
+
+/**
+ * The orders a search term names, as `hit` rows (the order's columns and the kind of match): one
+ * equality lookup per kind, each on its own index, only in the given tenants (`scope` and `term` are
+ * placeholders of the caller's statement). The orders list and the header's jump (jump-to-order.ts)
+ * both read this, so a kind added here (one line) is found by both.
+ */
+export function termHits(scope: string, term: string): string {
+  return `
+       SELECT o.*, 'orderNo' AS kind FROM orders o WHERE o.tenant_id = ANY(${scope}) AND o.order_no = ${term}
+       UNION ALL
+       SELECT o.*, 'player' FROM orders o WHERE o.tenant_id = ANY(${scope}) AND o.player_id = ${term}
+       UNION ALL
+       SELECT o.*, 'payment' FROM order_transitions t JOIN orders o ON o.id = t.order_id AND o.tenant_id = t.tenant_id
+       WHERE t.tenant_id = ANY(${scope}) AND t.event = 'pay' AND t.biz_key = ${term}
+       UNION ALL
+       SELECT o.*, 'refund' FROM payment_refunds r JOIN orders o ON o.id = r.order_id AND o.tenant_id = r.tenant_id
+       WHERE r.tenant_id = ANY(${scope}) AND r.refund_id = ${term}`;
+}
 
 export interface Pair {
   readonly tenantId: string;
@@ -19,7 +38,7 @@ export interface Pair {
 }
 
 /** Builds a statement's text and positional parameters together, so they cannot drift apart. */
-class Params {
+export class Params {
   readonly values: unknown[] = [];
   add(value: unknown, cast: string): string {
     this.values.push(value);
@@ -170,7 +189,7 @@ async function estimate(filter: Filter): Promise<number> {
 const termRow = z.union([rawRow.extend({ total: z.number() }), z.object({ total: z.number(), id: z.null() })]);
 
 /**
- * One search term, tried as all three kinds (nothing is guessed from its shape: an order no, a
+ * One search term, tried as every kind of termHits() (nothing is guessed from its shape: an order no, a
  * player id and a transaction id can look alike). The hits are few, so filtering, counting and
  * paging them after the lookups is cheap; the total comes back on every row (and on a lone
  * all-null row when the page is empty).
@@ -195,13 +214,7 @@ export async function searchByTerm(
     termRow,
     // Each lookup returns the order rows themselves, so the few hits are filtered as they are: the
     // filters never get a chance to drive the plan into a scan of a whole (tenant, state) range.
-    `WITH hit AS (
-       SELECT o.*, 'orderNo' AS kind FROM orders o WHERE o.tenant_id = ANY(${scope}) AND o.order_no = ${term}
-       UNION ALL
-       SELECT o.*, 'player' FROM orders o WHERE o.tenant_id = ANY(${scope}) AND o.player_id = ${term}
-       UNION ALL
-       SELECT o.*, 'payment' FROM order_transitions t JOIN orders o ON o.id = t.order_id AND o.tenant_id = t.tenant_id
-       WHERE t.tenant_id = ANY(${scope}) AND t.event = 'pay' AND t.biz_key = ${term}
+    `WITH hit AS (${termHits(scope, term)}
      ), found AS MATERIALIZED (
        SELECT DISTINCT ON (o.id) ${ROW_COLUMNS},
               (SELECT array_agg(DISTINCT h.kind ORDER BY h.kind) FROM hit h WHERE h.id = o.id) AS "matchedBy"

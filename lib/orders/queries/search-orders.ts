@@ -3,17 +3,19 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
 import { one } from "@/lib/db/sql";
-import { isOrderState, ORDER_STATES, type OrderState } from "@/lib/orders/machine";
+import { ORDER_STATES, type OrderState } from "@/lib/orders/machine";
+import { dwellThresholds, isStuck } from "@/lib/orders/stuck";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import { browse, countBrowse, searchByTerm, type Filter, type Pair, type RawRow } from "./search-orders-statements";
 
 // The orders page: find orders by what a player or a channel tells support (order no, player id,
-// payment transaction id), or browse them by product, state, created date and "stuck".
+// payment transaction id, channel refund id), or browse them by product, state, created date and "stuck".
 //
 // Every statement (search-orders-statements.ts) is a set of index range scans, never a scan of the table:
-// - a search term is tried as all three kinds at once, each an equality lookup on its own index
-//   (orders (tenant_id, order_no), orders (tenant_id, player_id, created_at), and the pay
-//   transition's partial index order_transitions (tenant_id, biz_key) WHERE event = 'pay'); the few hits are then filtered;
+// - a search term is tried as every kind at once, each an equality lookup on its own index
+//   (orders (tenant_id, order_no), orders (tenant_id, player_id, created_at), the pay
+//   transition's partial index order_transitions (tenant_id, biz_key) WHERE event = 'pay', and
+//   payment_refunds (tenant_id, refund_id)); the few hits are then filtered;
 // - browsing walks one (tenant, state) range at a time — a LATERAL subquery per pair, each reading
 //   at most one page in index order — and merges them. With no state filter that is 7 short scans
 //   per product rather than one scan over every state.
@@ -24,7 +26,8 @@ export const PAGE_SIZE = 50;
 /** Totals are exact up to here; past it the planner's estimate is shown, labelled as such. */
 export const EXACT_COUNT_LIMIT = 10_000;
 
-export type MatchKind = "orderNo" | "player" | "payment";
+/** `refund`: a channel refund's id (payment_refunds.refund_id, the number the channel knows it by). */
+export type MatchKind = "orderNo" | "player" | "payment" | "refund";
 
 export interface OrderCursor {
   /** created_at in UTC with microseconds: a JavaScript Date would round it, and skip or repeat rows. */
@@ -35,7 +38,7 @@ export interface OrderCursor {
 export interface OrderSearch {
   /** The tenants the caller may see (staff.tenantIds). Nothing outside them is ever read. */
   readonly scope: readonly string[];
-  /** Exact order no, player id or payment transaction id. */
+  /** Exact order no, player id, payment transaction id or channel refund id. */
   readonly q?: string;
   readonly tenantId?: string;
   readonly state?: OrderState;
@@ -109,6 +112,19 @@ export function decodeCursor(text: string | undefined): OrderCursor | undefined 
 type Thresholds = Readonly<Record<string, Partial<Record<OrderState, number>>>>;
 
 export async function searchOrders(search: OrderSearch): Promise<OrderSearchResult> {
+  return run(search, true);
+}
+
+/**
+ * A page without the total, for readers that walk every page (the CSV export): browsing skips the
+ * count, which on each page would read up to EXACT_COUNT_LIMIT index entries again.
+ */
+export async function readOrdersPage(search: OrderSearch): Promise<Omit<OrderSearchResult, "total">> {
+  const { total: _total, ...page } = await run(search, false);
+  return page;
+}
+
+async function run(search: OrderSearch, withTotal: boolean): Promise<OrderSearchResult> {
   const limit = search.limit ?? PAGE_SIZE;
   const countLimit = search.exactCountLimit ?? EXACT_COUNT_LIMIT;
   const tenants = search.tenantId === undefined ? [...new Set(search.scope)] : search.scope.includes(search.tenantId) ? [search.tenantId] : [];
@@ -137,7 +153,10 @@ export async function searchOrders(search: OrderSearch): Promise<OrderSearchResu
   if (q) {
     ({ raw, total } = await searchByTerm(q, tenants, filter, cursor, direction, limit));
   } else {
-    [raw, total] = await Promise.all([browse(filter, cursor, direction, limit), countBrowse(filter, countLimit)]);
+    [raw, total] = await Promise.all([
+      browse(filter, cursor, direction, limit),
+      withTotal ? countBrowse(filter, countLimit) : Promise.resolve<OrderTotal>({ kind: "more-than", value: 0 }),
+    ]);
   }
 
   const more = raw.length > limit;
@@ -169,27 +188,11 @@ function toRow(r: RawRow, thresholds: Thresholds): OrderListRow {
     createdAt: r.createdAt,
     secondsInState: r.secondsInState,
     maxDwellSeconds: dwell,
-    stuck: dwell !== null && r.secondsInState > dwell,
+    stuck: isStuck(r.secondsInState, dwell),
     matchedBy: r.matchedBy ?? [],
     cursor: { createdAt: r.createdKey, id: r.id },
   };
 }
-
-/**
- * One product's max_dwell_seconds as thresholds. Settings are edited by people: a key that is no
- * state, or a value that is not a number of at least one second, is no threshold (the same rule as
- * the queues), and settings that are no object at all have none.
- */
-const dwellThresholds = z
-  .record(z.string(), z.unknown())
-  .catch({})
-  .transform((settings) => {
-    const clean: Partial<Record<OrderState, number>> = {};
-    for (const [state, seconds] of Object.entries(settings)) {
-      if (isOrderState(state) && typeof seconds === "number" && seconds >= 1) clean[state] = Math.floor(seconds);
-    }
-    return clean;
-  });
 
 const preludeRow = z.object({
   thresholds: z.record(z.string(), dwellThresholds),

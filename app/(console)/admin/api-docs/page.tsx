@@ -19,11 +19,17 @@ export default async function ApiDocsPage() {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">{doc.info.title}</h1>
-        <p className="mt-1 max-w-3xl text-sm text-slate-600">{doc.info.description}</p>
-        <p className="mt-1 text-sm text-slate-500">{t("englishNote")}</p>
+        {/* The OpenAPI document is English for integrators (the note below says so): marked as such,
+            so screen readers read it as English and the page's language checks leave it alone. */}
+        <h1 className="text-2xl font-semibold" lang="en">
+          {doc.info.title}
+        </h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600" lang="en">
+          {doc.info.description}
+        </p>
+        <p className="mt-1 text-sm text-slate-600">{t("englishNote")}</p>
         <p className="mt-1 text-sm">
-          {t("machineReadable")} <a className="underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI {doc.openapi}).
+          {t("machineReadable")} <a className="font-mono underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI {doc.openapi}).
         </p>
       </div>
       {Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -33,7 +39,9 @@ export default async function ApiDocsPage() {
               <span className={`rounded px-2 py-0.5 text-xs font-semibold uppercase ${METHOD_TONE[method] ?? ""}`}>{method}</span>
               {path}
             </h2>
-            <p className="mt-1 text-sm text-slate-700">{op.summary}</p>
+            <p className="mt-1 text-sm text-slate-700" lang="en">
+              {op.summary}
+            </p>
             {"requestBody" in op && op.requestBody ? (
               <details className="mt-3">
                 <summary className="cursor-pointer text-sm font-medium">{t("requestBody")}</summary>
@@ -47,7 +55,7 @@ export default async function ApiDocsPage() {
                 {Object.entries(op.responses).map(([status, response]) => (
                   <tr key={status} className="border-t border-slate-100">
                     <td className="w-16 py-1 font-mono">{status}</td>
-                    <td>{(response as { description: string }).description}</td>
+                    <td lang="en">{(response as { description: string }).description}</td>
                   </tr>
                 ))}
               </tbody>

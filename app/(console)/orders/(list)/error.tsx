@@ -1,34 +1,11 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
-import { useTransition } from "react";
-import { Button } from "@/components/ui/button";
+import { ErrorState } from "@/components/errors/error-state";
 
-// What the agent needs is what to do next, not the error: no message, digest or stack is shown
-// (the server has logged it with its context).
-export default function OrdersError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
+// What the agent needs is what to do next, not the error: no message or stack is shown (the server
+// has logged it with its context); a database outage is waited out (ErrorState).
+export default function OrdersError(props: { error: Error & { digest?: string }; reset: () => void }) {
   const t = useTranslations("orders.error");
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  return (
-    <main className="space-y-4">
-      <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
-        <h1 className="text-lg font-semibold">{t("title")}</h1>
-        <p className="mt-1 text-sm">{t("body")}</p>
-      </div>
-      <Button
-        disabled={pending}
-        onClick={() =>
-          // The page is rendered on the server: fetch it again, then re-mount the segment.
-          startTransition(() => {
-            router.refresh();
-            reset();
-          })
-        }
-      >
-        {t("retry")}
-      </Button>
-    </main>
-  );
+  return <ErrorState {...props} title={t("title")} body={t("body")} />;
 }

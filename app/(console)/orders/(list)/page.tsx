@@ -1,11 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
-import { z } from "zod";
 import { OrdersFilterForm, type OrdersFormErrors, type OrdersFormValues } from "@/components/orders/orders-filter-form";
 import { OrdersTable } from "@/components/orders/orders-table";
+import { Alert } from "@/components/ui/alert";
+import { SaveViewButton } from "@/components/views/save-view-button";
+import { ViewControls } from "@/components/views/view-controls";
 import { requireStaff } from "@/lib/auth/page";
-import { assertNever, ORDER_STATES } from "@/lib/orders/machine";
+import { can } from "@/lib/auth/permissions";
+import type { Staff } from "@/lib/auth/staff";
+import { assertNever } from "@/lib/orders/machine";
 import {
   decodeCursor,
   encodeCursor,
@@ -15,6 +19,10 @@ import {
   type OrderSearch,
   type OrderTotal,
 } from "@/lib/orders/queries/search-orders";
+import { parseOrderSearch } from "@/lib/orders/search-params";
+import { viewAccess } from "@/lib/views/access";
+import { findView, type SavedView } from "@/lib/views/saved-views";
+import { ordersHref, ordersQuery, type OrdersListFilters } from "@/lib/views/view-filters";
 
 export const dynamic = "force-dynamic";
 
@@ -23,93 +31,68 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("title") };
 }
 
-type SearchParams = Record<string, string | string[] | undefined>;
-type Props = { searchParams: Promise<SearchParams> };
-
 const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 
-// One value per field; an empty form field ("any state") is no filter. A value that does not parse
-// is reported beside its field and ignored, so a mistyped link still shows something useful.
-const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const day = z.preprocess(
-  blank,
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .refine((v) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v))
-    .optional(),
-);
-const FIELDS = {
-  q: z.preprocess(blank, z.string().trim().max(200).optional()),
-  tenant: z.preprocess(blank, z.string().max(64).optional()),
-  state: z.preprocess(blank, z.enum(ORDER_STATES).optional()),
-  from: day,
-  to: day,
-  tz: z.preprocess(
-    blank,
-    z
-      .string()
-      .max(64)
-      .regex(/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/)
-      .refine((zone) => {
-        try {
-          new Intl.DateTimeFormat("en", { timeZone: zone });
-          return true;
-        } catch {
-          return false;
-        }
-      })
-      .optional(),
-  ),
-  stuck: z.preprocess(blank, z.literal("1").optional()),
-} as const;
-
-type Field = keyof typeof FIELDS;
+type SearchParams = Record<string, string | string[] | undefined>;
+type Props = { searchParams: Promise<SearchParams> };
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
 function parse(params: SearchParams) {
-  const values: { [K in Field]?: z.output<(typeof FIELDS)[K]> } = {};
-  const invalid = new Set<Field>();
-  for (const field of Object.keys(FIELDS) as Field[]) {
-    const result = FIELDS[field].safeParse(first(params[field]));
-    if (result.success) (values as Record<Field, unknown>)[field] = result.data;
-    else invalid.add(field);
-  }
+  const { values, invalid, unknownZone } = parseOrderSearch(params);
   const after = decodeCursor(first(params.after));
   const before = after ? undefined : decodeCursor(first(params.before));
-  return { values, invalid, after, before };
+  return { values, invalid, unknownZone, after, before };
 }
 
-/** The current filters as a query string, with a page cursor or none. */
-function query(values: OrdersFormValues, page?: { after: OrderCursor } | { before: OrderCursor }): string {
-  const params = new URLSearchParams();
-  if (values.q) params.set("q", values.q);
-  if (values.tenant) params.set("tenant", values.tenant);
-  if (values.state) params.set("state", values.state);
-  if (values.from) params.set("from", values.from);
-  if (values.to) params.set("to", values.to);
-  if ((values.from || values.to) && values.tz !== "UTC") params.set("tz", values.tz);
-  if (values.stuck) params.set("stuck", "1");
-  if (page && "after" in page) params.set("after", encodeCursor(page.after));
-  if (page && "before" in page) params.set("before", encodeCursor(page.before));
-  const text = params.toString();
-  return text ? `/orders?${text}` : "/orders";
+/** The filters on screen, as the view and export links name them. */
+function listFilters(values: OrdersFormValues): OrdersListFilters {
+  return {
+    ...(values.q ? { q: values.q } : {}),
+    ...(values.tenant ? { tenant: values.tenant } : {}),
+    ...(values.state ? { state: values.state as OrdersListFilters["state"] } : {}),
+    ...(values.from ? { from: values.from } : {}),
+    ...(values.to ? { to: values.to } : {}),
+    tz: values.tz,
+    ...(values.stuck ? { stuck: true as const } : {}),
+  };
+}
+
+/** The current filters (and view) as a link, with a page cursor or none. */
+function query(filters: OrdersListFilters, view: SavedView | null, page?: { after: OrderCursor } | { before: OrderCursor }): string {
+  const extra: Record<string, string> = {};
+  if (view) extra.view = String(view.id);
+  if (page && "after" in page) extra.after = encodeCursor(page.after);
+  if (page && "before" in page) extra.before = encodeCursor(page.before);
+  return ordersHref(filters, extra);
+}
+
+/** The view named by `?view=`, when the caller may see it; anything else is no view (the filters still apply). */
+async function shownView(raw: string | undefined, staff: Staff): Promise<{ view: SavedView; editable: boolean } | null> {
+  const id = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+  const view = id ? await findView(id) : null;
+  const access = view ? viewAccess(view, staff) : null;
+  return view && (access === "edit" || access === "see") ? { view, editable: access === "edit" } : null;
 }
 
 export default async function OrdersPage({ searchParams }: Props) {
   const staff = await requireStaff("orders:view");
   const t = await getTranslations("orders");
-  const { values: parsed, invalid, after, before } = parse(await searchParams);
-  const tenants = await scopeTenants(staff.tenantIds);
+  const params = await searchParams;
+  const { values: parsed, invalid, unknownZone, after, before } = parse(params);
+  const [tenants, shown] = await Promise.all([scopeTenants(staff.tenantIds), shownView(first(params.view), staff)]);
 
   const errors: OrdersFormErrors = {};
-  if (invalid.has("q")) errors.q = t("errors.q");
-  if (invalid.has("state")) errors.state = t("errors.state");
-  if (invalid.has("from")) errors.from = t("errors.date");
-  if (invalid.has("to")) errors.to = t("errors.date");
+  if (invalid.q) errors.q = t("errors.q");
+  if (invalid.state) errors.state = t("errors.state");
+  if (invalid.from) errors.from = t("errors.date");
+  if (invalid.to) errors.to = t("errors.date");
+  // A NUL is no text anyone types: whatever the field, it is ignored with the same words.
+  for (const field of ["q", "tenant", "state", "from", "to"] as const) {
+    if (invalid[field]?.kind === "control-characters") errors[field] = t("errors.control");
+  }
   if (parsed.from && parsed.to && parsed.from > parsed.to) errors.to = t("errors.range");
   // Outside the scope answers like a product that does not exist.
   const unknownTenant = parsed.tenant !== undefined && !tenants.some((tenant) => tenant.id === parsed.tenant);
@@ -119,9 +102,9 @@ export default async function OrdersPage({ searchParams }: Props) {
     q: parsed.q ?? "",
     tenant: parsed.tenant ?? "",
     state: parsed.state ?? "",
-    from: invalid.has("from") ? "" : (parsed.from ?? ""),
-    to: invalid.has("to") ? "" : (parsed.to ?? ""),
-    tz: parsed.tz ?? "UTC",
+    from: invalid.from ? "" : (parsed.from ?? ""),
+    to: invalid.to ? "" : (parsed.to ?? ""),
+    tz: parsed.tz,
     stuck: parsed.stuck === "1",
   };
   const search: OrderSearch = {
@@ -139,20 +122,52 @@ export default async function OrdersPage({ searchParams }: Props) {
   const result = await searchOrders(search);
   const firstPage = !after && !before;
   const searching = values.q !== "";
+  // Only filters the page understood travel on into a view or an export.
+  const filters = unknownTenant ? listFilters({ ...values, tenant: "" }) : listFilters(values);
+  const view = shown?.view ?? null;
+  const views = await getTranslations("views");
 
   return (
     <main className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">{t("title")}</h1>
-        <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
+        {view ? (
+          <>
+            <p className="text-sm text-slate-500">{t("title")}</p>
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 className="text-2xl font-semibold" data-testid="view-name">
+                {view.name}
+              </h1>
+              <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+                {view.shared ? views("sharedBadge", { tenant: view.tenantId ?? "" }) : views("personalBadge")}
+              </span>
+              {shown?.editable ? <ViewControls id={view.id} name={view.name} /> : null}
+            </div>
+          </>
+        ) : (
+          <>
+            <h1 className="text-2xl font-semibold">{t("title")}</h1>
+            <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
+          </>
+        )}
       </div>
 
       <OrdersFilterForm values={values} errors={errors} tenants={tenants} />
+      {unknownZone !== null ? <Alert>{t("errors.timeZone", { zone: unknownZone })}</Alert> : null}
 
       <section aria-labelledby="orders-results-heading" className="space-y-3">
-        <h2 id="orders-results-heading" className="text-sm font-medium text-slate-700" aria-live="polite" data-testid="orders-total">
-          <TotalText total={result.total} searching={searching} />
-        </h2>
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 id="orders-results-heading" className="mr-auto text-sm font-medium text-slate-700" aria-live="polite" data-testid="orders-total">
+            <TotalText total={result.total} searching={searching} />
+          </h2>
+          {tenants.length > 0 ? (
+            <SaveViewButton filters={filters} canShare={can(staff.role, "views:share")} productName={tenants.find((x) => x.id === filters.tenant)?.name ?? null} />
+          ) : null}
+          {tenants.length > 0 && can(staff.role, "orders:export") ? (
+            <a href={`/api/console/orders/export?${ordersQuery(filters)}`} download className={LINK} data-testid="orders-export">
+              {views("export")}
+            </a>
+          ) : null}
+        </div>
         {tenants.length === 0 ? (
           <p className="rounded border border-dashed border-slate-300 p-6 text-slate-600">{t("noScope")}</p>
         ) : result.rows.length === 0 ? (
@@ -165,17 +180,17 @@ export default async function OrdersPage({ searchParams }: Props) {
         )}
         <nav aria-label={t("pager.label")} className="flex items-center gap-2">
           {!firstPage ? (
-            <Link href={query(values)} className={LINK}>
+            <Link href={query(filters, view)} className={LINK}>
               {t("pager.newest")}
             </Link>
           ) : null}
           {result.newer ? (
-            <Link href={query(values, { before: result.newer })} className={LINK} rel="prev">
+            <Link href={query(filters, view, { before: result.newer })} className={LINK} rel="prev">
               {t("pager.newer")}
             </Link>
           ) : null}
           {result.older ? (
-            <Link href={query(values, { after: result.older })} className={`ml-auto ${LINK}`} rel="next">
+            <Link href={query(filters, view, { after: result.older })} className={`ml-auto ${LINK}`} rel="next">
               {t("pager.older")}
             </Link>
           ) : null}

@@ -18,6 +18,8 @@ import { FailureNotice } from "@/components/orders/action-dialog";
 import { GrantDialog, GrantLineButton, GrantOutcome } from "@/components/orders/grant-line-form";
 import { LineProgressList } from "@/components/orders/line-progress";
 import { NextEvents } from "@/components/orders/next-events";
+import { NoteComposer } from "@/components/orders/note-composer";
+import { DwellFlag, OrderFacts, PendingApprovalBanner, RefusedRefunds } from "@/components/orders/order-summary";
 import { RepairDeliveryButton, RepairDialog, RepairOutcome } from "@/components/orders/repair-delivery-button";
 import { StateDiagram } from "@/components/orders/state-diagram";
 import { Timeline } from "@/components/orders/timeline";
@@ -26,6 +28,9 @@ import { toPublicError } from "@/lib/i18n/public-error";
 import type { Locale } from "@/lib/i18n/locales";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
 import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
+import { paymentOf } from "@/lib/orders/payment";
+import { pendingApproval, refusedRefunds } from "@/lib/orders/refund-history";
+import { mergeTimeline } from "@/lib/orders/timeline";
 import type { TransitionRecord } from "@/lib/orders/types";
 import type { FieldProblem, Refusal, RepairProblem } from "@/lib/problems";
 import en from "@/messages/en.json";
@@ -37,10 +42,13 @@ vi.mock("next/navigation", async (original) => ({ ...(await original<object>()),
 vi.mock("./actions/trigger-event", () => ({ triggerEvent: vi.fn() }));
 vi.mock("./actions/grant-line", () => ({ grantLine: vi.fn() }));
 vi.mock("./actions/repair-delivery", () => ({ repairDelivery: vi.fn() }));
+vi.mock("./actions/add-note", () => ({ addNote: vi.fn() }));
 
 const ORDER_NO = "FZ20260314000042";
 const DATA = [ORDER_NO, "fangzhou", "gems-60", "skin-dragon", "stamina-5", "currency", "cosmetic", "stamina", "CNY", "USD"];
-DATA.push("staff:ops@example.com", "game:server", "channel:wechat", "wx-4200001", "rf-77001", "repair:gems-60:0", "console:5f0c");
+DATA.push("p-1001", "wechat", "staff:ops@example.com", "game:server", "channel:wechat", "wx-4200001", "rf-77001", "repair:gems-60:0", "console:5f0c");
+// The timeline's facts: actors, grant ids, webhook topics and errors, audit action names and targets.
+DATA.push("staff:agent@example.com", "staff:manager@example.com", "refund:rf-77001", "second-payment", "order.transitioned", "order.granted", "HTTP 503", "settings.updated", "tenant:fangzhou");
 
 const REFUSALS: Readonly<Record<Refusal["kind"], Refusal | null>> = {
   "terminal-state": { kind: "terminal-state", state: "closed", event: "pay" },
@@ -93,11 +101,14 @@ const FIELD_PROBLEMS: Readonly<Record<FieldProblem["kind"], FieldProblem>> = {
   "duration-too-short": { kind: "duration-too-short", seconds: 30 },
   "duration-too-long": { kind: "duration-too-long", seconds: 30 * 86_400 },
   "password-too-long": { kind: "password-too-long", max: 72 },
+  "canned-reason-length": { kind: "canned-reason-length", line: 2, min: 5, max: 500 },
+  "too-many-canned-reasons": { kind: "too-many-canned-reasons", max: 12 },
   "channel-key-required": { kind: "channel-key-required", event: "pay" },
   "amount-required": { kind: "amount-required" },
   "key-name-format": { kind: "key-name-format" },
   "form-version-missing": { kind: "form-version-missing" },
   "page-position-unknown": { kind: "page-position-unknown" },
+  "control-characters": { kind: "control-characters" },
   invalid: { kind: "invalid" },
 };
 
@@ -136,6 +147,38 @@ const HISTORY: TransitionRecord[] = [
   transition(7, "close", "created", "closed", 6),
 ];
 
+/** Every kind of timeline entry, and every way each can read (webhook states, approval outcomes). */
+const TIMELINE = mergeTimeline({
+  transitions: HISTORY,
+  grants: [
+    { id: 1, sku: "gems-60", grantId: "repair:gems-60:0", quantity: 4, source: "console", actor: "staff:ops@example.com", reason: "玩家反馈没有到账", at },
+    { id: 2, sku: "gems-60", grantId: "refund:rf-77001", quantity: -4, source: "callback", actor: "channel:wechat", reason: null, at },
+  ],
+  approvals: [
+    { id: 7, requestedBy: "staff:agent@example.com", reason: "误购", amount: 12_800, status: "approved", decidedBy: "staff:manager@example.com", decisionReason: "属实", decidedAt: at, createdAt: at },
+    { id: 8, requestedBy: "staff:agent@example.com", reason: "误购", amount: 12_800, status: "rejected", decidedBy: "staff:manager@example.com", decisionReason: "已使用", decidedAt: at, createdAt: at },
+    { id: 9, requestedBy: "staff:agent@example.com", reason: "误购", amount: 12_800, status: "rejected", decidedBy: "staff:manager@example.com", decisionReason: null, decidedAt: at, createdAt: at },
+  ],
+  allExceptions: [
+    { id: 3, kind: "second-payment", event: "pay", bizKey: "wx-4200001", amount: 12_800, detail: {}, actor: "channel:wechat", createdAt: at, resolvedAt: at, resolvedBy: "staff:ops@example.com" },
+  ],
+  outbox: [
+    { id: 1, topic: "order.transitioned", status: "delivered", attempts: 1, lastError: null, createdAt: at, deliveredAt: at },
+    { id: 2, topic: "order.granted", status: "pending", attempts: 0, lastError: null, createdAt: at, deliveredAt: null },
+    { id: 3, topic: "order.granted", status: "pending", attempts: 3, lastError: "HTTP 503", createdAt: at, deliveredAt: null },
+    { id: 4, topic: "order.transitioned", status: "dead", attempts: 8, lastError: "HTTP 503", createdAt: at, deliveredAt: null },
+    { id: 5, topic: "order.transitioned", status: "delivered", attempts: 0, lastError: "no webhook configured", createdAt: at, deliveredAt: at },
+  ],
+  notes: [
+    { id: 41, author: "staff:agent@example.com", body: "玩家来电：说钻石没到账", correctsId: null, at },
+    { id: 42, author: "staff:agent@example.com", body: "更正：是皮肤没到账", correctsId: 41, at },
+  ],
+  auditFacts: [
+    { id: 60, action: "approval.rejected", actor: "staff:manager@example.com", target: null, detail: { approvalId: 9, refusal: { kind: "stale-state", expected: "delivered", actual: "refunding" } }, at },
+    { id: 61, action: "settings.updated", actor: "staff:manager@example.com", target: "tenant:fangzhou", detail: {}, at },
+  ],
+});
+
 const LINES: OrderLineDetail[] = [
   { sku: "gems-60", kind: "currency", expected: 6, granted: 4, reversed: 0, pending: 2, grants: [{ id: 1, sku: "gems-60", grantId: "repair:gems-60:0", quantity: 4, source: "console", actor: "staff:ops@example.com", reason: null, at }] },
   { sku: "skin-dragon", kind: "cosmetic", expected: 1, granted: 1, reversed: 1, pending: 0, grants: [] },
@@ -143,10 +186,24 @@ const LINES: OrderLineDetail[] = [
 
 /** Every view of the order page's forms and panels, as `[what, element]`. */
 function views(locale: Locale): [string, ReactNode][] {
-  const form = { tenant: "fangzhou", orderNo: ORDER_NO, version: 3, currency: "CNY", onClose: () => undefined };
+  const cannedReasons = { "request-refund": ["玩家误购，道具未使用"], close: ["玩家放弃购买"] };
+  const form = { tenant: "fangzhou", orderNo: ORDER_NO, version: 3, state: "paid" as const, currency: "CNY", cannedReasons, onClose: () => undefined };
+  const order = { id: 1, tenantId: "fangzhou", orderNo: ORDER_NO, playerId: "p-1001", amount: 12_800, currency: "CNY", state: "paid" as const, stateAt: at, version: 3 };
+  const approvals = [
+    { id: 8, requestedBy: "staff:agent@example.com", reason: "误购", amount: 12_800, status: "rejected", decidedBy: "staff:manager@example.com", decisionReason: "已使用", decidedAt: at, createdAt: at },
+    { id: 10, requestedBy: "staff:agent@example.com", reason: "误购", amount: 12_800, status: "pending", decidedBy: null, decisionReason: null, decidedAt: null, createdAt: at },
+  ];
   return [
+    ["order facts", h(OrderFacts, { order, tenantName: "方舟", createdAt: at, payment: paymentOf(HISTORY) })],
+    ["order facts, unpaid", h(OrderFacts, { order, tenantName: "方舟", createdAt: at, payment: null })],
+    ["order facts, paid by hand", h(OrderFacts, { order, tenantName: "方舟", createdAt: at, payment: { channel: null, actor: "staff:ops@example.com", transactionId: "wx-4200001", at } })],
+    ["dwell, on time", h(DwellFlag, { state: "paid", stateAt: at, dwell: { secondsInState: 90, maxDwellSeconds: 300, stuck: false } })],
+    ["dwell, stuck", h(DwellFlag, { state: "paid", stateAt: at, dwell: { secondsInState: 7_200, maxDwellSeconds: 300, stuck: true } })],
+    ["pending approval", h(PendingApprovalBanner, { approval: pendingApproval(approvals)!, canApprove: true })],
+    ["refused refunds", h(RefusedRefunds, { refused: refusedRefunds(approvals, HISTORY) })],
     ...ORDER_STATES.flatMap((state): [string, ReactNode][] => [
-      [`next events from ${state}`, h(NextEvents, { state })],
+      [`next events from ${state}`, h(NextEvents, { state, role: "agent" })],
+      [`next events from ${state} for ops`, h(NextEvents, { state, role: "ops" })],
       [`diagram at ${state}`, h(StateDiagram, { state, previous: "delivered" })],
       [`applied: ${state}`, h(EventOutcome, { outcome: { result: "applied", state, version: 4 } })],
       [`duplicate: ${state}`, h(EventOutcome, { outcome: { result: "duplicate", state, version: 4 } })],
@@ -176,8 +233,10 @@ function views(locale: Locale): [string, ReactNode][] {
     ["grant form", h(GrantDialog, { ...form, sku: "gems-60", pending: 2 })],
     ["repair form", h(RepairDialog, form)],
     ["action buttons", h("div", null, h(EventActions, { ...form, events: ORDER_EVENTS }), h(RepairDeliveryButton, form), h(GrantLineButton, { ...form, sku: "gems-60", pending: 2 }))],
-    ["timeline", h(Timeline, { transitions: HISTORY })],
-    ["empty timeline", h(Timeline, { transitions: [] })],
+    ["timeline", h(Timeline, { entries: TIMELINE, currency: "CNY", note: { tenant: "fangzhou", orderNo: ORDER_NO } })],
+    ["empty timeline", h(Timeline, { entries: [], currency: "CNY" })],
+    ["note form", h(NoteComposer, { tenant: "fangzhou", orderNo: ORDER_NO, correcting: null, onDone: () => undefined })],
+    ["note correction form", h(NoteComposer, { tenant: "fangzhou", orderNo: ORDER_NO, correcting: { id: 41, body: "玩家来电" }, onDone: () => undefined })],
     ["line progress", h(LineProgressList, { lines: LINES })],
   ];
 }
@@ -203,6 +262,8 @@ const ENTITIES: Readonly<Record<string, string>> = { "&amp;": "&", "&lt;": "<", 
 /** The words a reader would see or hear, with the data (see the top of this file) taken out. */
 function wordsOutsideData(html: string): string {
   const marked = html
+    // A break opportunity inside an id (components/ui/breakable.tsx) is no space in the text.
+    .replace(/<wbr\s*\/?>/g, "")
     .replace(/<script\b[^>]*>.*?<\/script>/gs, " ")
     .replace(/<time\b[^>]*>.*?<\/time>/gs, " ")
     .replace(MONOSPACED, (element, _tag, name: string) => (MACHINE_NAMES.has(name) ? " " : element));
@@ -224,6 +285,11 @@ describe("the order page in Chinese", () => {
     // The views really rendered their words (a blank render would pass the check above).
     const all = cases.map(([, node]) => wordsOutsideData(render("zh", node))).join(" ");
     for (const phrase of ["已拒绝：明细", "订单已是已关闭", "× 2：会超发", "没有成功：部分输入无效。", "渠道支付交易号", "至少 5 个字符"]) expect(all).toContain(phrase);
+    for (const phrase of ["收回 × 4（退款）", "已被备注 #42 更正", "尝试 8 次后放弃", "已批准，但未能发起退款", "添加内部备注", "更正这条备注"]) expect(all).toContain(phrase);
+    // The header's facts and flags, who may trigger what, and a message the relay never sent.
+    for (const phrase of ["支付流水号", "超过本产品的上限 5 分钟", "无需再次申请", "此订单的退款此前被拒绝过 2 次", "仅限运营和经理", "关闭后无法撤销", "本产品未配置回调地址", "选择常用原因"]) {
+      expect(all).toContain(phrase);
+    }
   });
 
   it("gives every field of every form its own id, so two open forms never share one", () => {
@@ -241,7 +307,10 @@ describe("the order page in English", () => {
     expect(text(h(EventOutcome, { outcome: { result: "applied", state: "refunding", version: 4 } }))).toContain("Done: the order is now refunding");
     expect(text(h(EventOutcome, { outcome: { result: "approval-requested" } }))).toContain("a manager has been asked to approve");
     expect(text(h(GrantOutcome, { outcome: { result: "applied", quantity: 2 } }))).toBe("Granted 2.");
-    const eventForm = render("en", h(EventDialog, { tenant: "fangzhou", orderNo: ORDER_NO, version: 3, currency: "CNY", events: ORDER_EVENTS, event: "request-refund", onClose: () => undefined }));
+    const eventForm = render(
+      "en",
+      h(EventDialog, { tenant: "fangzhou", orderNo: ORDER_NO, version: 3, state: "paid", currency: "CNY", events: ORDER_EVENTS, cannedReasons: {}, event: "request-refund", onClose: () => undefined }),
+    );
     expect(eventForm).toMatch(/<label[^>]*>Reason[^<]*<\/label>/);
     expect(eventForm).toContain('data-testid="confirm-event"');
     expect(eventForm).toMatch(/<button[^>]*>Cancel<\/button>/);
@@ -249,5 +318,11 @@ describe("the order page in English", () => {
     expect(grantForm).toMatch(/<label[^>]*>Quantity[^<]*<\/label>/);
     expect(grantForm).toMatch(/<button[^>]*type="submit"[^>]*>Confirm<\/button>/);
     expect(text(h(GrantLineButton, { tenant: "fangzhou", orderNo: ORDER_NO, sku: "gems-60", pending: 2 }))).toBe("Grant");
+    const composer = render("en", h(NoteComposer, { tenant: "fangzhou", orderNo: ORDER_NO, correcting: null, onDone: () => undefined }));
+    expect(composer).toMatch(/<label[^>]*>Add an internal note<\/label>/);
+    expect(composer).toMatch(/<button[^>]*type="submit"[^>]*>Add note<\/button>/);
+    const timeline = render("en", h(Timeline, { entries: TIMELINE, currency: "CNY" })).replace(/<[^>]*>/g, "");
+    expect(timeline).toContain("Granted gems-60 × 4");
+    expect(timeline).toContain("“玩家反馈没有到账”");
   });
 });

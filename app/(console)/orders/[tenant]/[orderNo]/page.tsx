@@ -1,25 +1,30 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
+import { OrderCases } from "@/components/cases/order-cases";
 import { EventActions } from "@/components/orders/event-actions";
 import { GrantLineButton } from "@/components/orders/grant-line-form";
 import { RepairDeliveryButton } from "@/components/orders/repair-delivery-button";
 import { LineProgressList } from "@/components/orders/line-progress";
 import { LiveOrder } from "@/components/orders/live-order";
-import { EventName, ExceptionKindName, OutboxStatusName } from "@/components/orders/names";
 import { NextEvents } from "@/components/orders/next-events";
+import { DwellFlag, OrderFacts, PendingApprovalBanner, RefusedRefunds } from "@/components/orders/order-summary";
 import { StateBadge } from "@/components/orders/state-badge";
 import { StateDiagram } from "@/components/orders/state-diagram";
 import { Timeline } from "@/components/orders/timeline";
+import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Time } from "@/components/ui/time";
 import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
 import { can, CONSOLE_EVENTS } from "@/lib/auth/permissions";
 import { orderScope } from "@/lib/auth/scope";
-import { formatMoney } from "@/lib/format";
 import { GRANTABLE_STATES } from "@/lib/orders/grant-decision";
 import { availableEvents } from "@/lib/orders/machine";
+import { paymentOf } from "@/lib/orders/payment";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
+import { getOrderPageFacts } from "@/lib/orders/queries/order-page-facts";
+import { pendingApproval, refusedRefunds } from "@/lib/orders/refund-history";
+import { dwellOf } from "@/lib/orders/stuck";
+import { mergeTimeline } from "@/lib/orders/timeline";
 
 type Props = { params: Promise<{ tenant: string; orderNo: string }> };
 
@@ -31,12 +36,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function OrderPage({ params }: Props) {
   const staff = await requireStaff("orders:view");
-  const { tenant, orderNo: rawOrderNo } = await params;
+  const { tenant: rawTenant, orderNo: rawOrderNo } = await params;
+  const tenant = pathSegment(rawTenant);
   const orderNo = pathSegment(rawOrderNo);
   // Out of scope looks exactly like missing (and is audited): ids cannot be probed across tenants.
   await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
-  const detail = await getOrderDetail(tenant, orderNo);
-  if (!detail) notFound();
+  const [detail, facts] = await Promise.all([getOrderDetail(tenant, orderNo), getOrderPageFacts(tenant, orderNo)]);
+  if (!detail || !facts) notFound();
   const { order } = detail;
   const t = await getTranslations("orderPage");
 
@@ -45,12 +51,16 @@ export default async function OrderPage({ params }: Props) {
   // Compensating grants and repair: ops and up, only while grants are possible at all.
   const canRepair = can(staff.role, "orders:grant") && GRANTABLE_STATES.includes(order.state);
   const refundFrom = order.state === "refunding" ? (detail.transitions.find((tr) => tr.event === "request-refund")?.from ?? null) : null;
+  const waiting = pendingApproval(detail.approvals);
+  const refused = refusedRefunds(detail.approvals, detail.transitions);
 
   return (
     <div className="space-y-6">
-      <section className="rounded-lg border border-slate-200 bg-white p-5">
+      <section className="rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="order-heading">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="font-mono text-xl font-semibold">{order.orderNo}</h1>
+          <h1 id="order-heading" className="font-mono text-xl font-semibold">
+            <Breakable text={order.orderNo} />
+          </h1>
           <CopyButton value={order.orderNo} />
           <StateBadge state={order.state} />
           <span className="text-sm text-slate-500">{t("version", { version: order.version })}</span>
@@ -58,56 +68,36 @@ export default async function OrderPage({ params }: Props) {
             <LiveOrder tenant={tenant} orderNo={orderNo} version={order.version} />
           </span>
         </div>
-        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
-          <dt className="text-slate-500">{t("product")}</dt>
-          <dd className="font-mono">{order.tenantId}</dd>
-          <dt className="text-slate-500">{t("player")}</dt>
-          <dd className="font-mono">
-            {order.playerId} <CopyButton value={order.playerId} />
-          </dd>
-          <dt className="text-slate-500">{t("amount")}</dt>
-          <dd>{formatMoney(order.amount, order.currency)}</dd>
-          <dt className="text-slate-500">{t("since")}</dt>
-          <dd>
-            <Time value={order.stateAt} />
-          </dd>
-        </dl>
+        <OrderFacts order={order} tenantName={facts.tenantName} createdAt={facts.createdAt} payment={paymentOf(detail.transitions)} />
+        <DwellFlag state={order.state} stateAt={order.stateAt} dwell={dwellOf(order.state, facts.secondsInState, facts.thresholds)} />
+        {waiting || refused.length > 0 ? (
+          <div className="mt-4 grid gap-3 lg:grid-cols-2">
+            {waiting ? <PendingApprovalBanner approval={waiting} canApprove={can(staff.role, "refunds:approve")} /> : null}
+            <RefusedRefunds refused={refused} />
+          </div>
+        ) : null}
         <div className="mt-4 border-t border-slate-100 pt-4">
           <h2 className="mb-2 text-sm font-semibold">{t("actions")}</h2>
           {/* Always mounted: an open form outlives the order moving to a state with no actions. */}
           <div className="flex flex-wrap gap-2">
-            <EventActions tenant={tenant} orderNo={orderNo} version={order.version} currency={order.currency} events={actions} />
+            <EventActions
+              tenant={tenant}
+              orderNo={orderNo}
+              version={order.version}
+              state={order.state}
+              currency={order.currency}
+              events={actions}
+              cannedReasons={facts.cannedReasons}
+            />
             {canRepair ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} /> : null}
           </div>
           {actions.length === 0 && !canRepair ? <p className="text-sm text-slate-500">{t("noActions")}</p> : null}
         </div>
       </section>
 
-      {detail.exceptions.length > 0 ? (
-        <section className="rounded-lg border border-red-200 bg-red-50 p-5">
-          <h2 className="font-semibold text-red-900">{t("exceptions")}</h2>
-          <ul className="mt-2 space-y-1 text-sm">
-            {detail.exceptions.map((e) => (
-              <li key={e.id}>
-                <ExceptionKindName kind={e.kind} /> {e.event ? <EventName event={e.event} /> : null}{" "}
-                {e.bizKey ? <span className="font-mono text-slate-600">{e.bizKey}</span> : null}{" "}
-                {e.amount !== null ? formatMoney(e.amount, order.currency) : ""} · <Time value={e.createdAt} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {/* Cases on this order (issue 13): open ones first, with what can be done about them. */}
+      <OrderCases tenant={tenant} orderNo={orderNo} />
 
-      <section className="grid gap-6 lg:grid-cols-5">
-        <div className="rounded-lg border border-slate-200 bg-white p-5 lg:col-span-3">
-          <h2 className="mb-2 font-semibold">{t("diagram")}</h2>
-          <StateDiagram state={order.state} previous={refundFrom} />
-        </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-5 lg:col-span-2">
-          <h2 className="mb-2 font-semibold">{t("next")}</h2>
-          <NextEvents state={order.state} />
-        </div>
-      </section>
 
       <section className="rounded-lg border border-slate-200 bg-white p-5">
         <h2 className="font-semibold">{t("lines")}</h2>
@@ -117,42 +107,24 @@ export default async function OrderPage({ params }: Props) {
         />
       </section>
 
-      <section className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 className="mb-3 font-semibold">{t("history")}</h2>
-        <Timeline transitions={detail.transitions} />
+      {/* One card: the picture as wide as the card, what can happen next under it (side by side,
+          the list's height left the picture's card half empty). */}
+      <section className="rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="diagram-heading">
+        <h2 id="diagram-heading" className="mb-2 font-semibold">
+          {t("diagram")}
+        </h2>
+        <StateDiagram state={order.state} previous={refundFrom} />
+        <h3 className="mb-2 mt-4 border-t border-slate-100 pt-4 text-sm font-semibold">{t("next")}</h3>
+        <NextEvents state={order.state} role={staff.role} />
       </section>
 
-      <section className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 className="mb-2 font-semibold">{t("outbox")}</h2>
-        {detail.outbox.length === 0 ? (
-          <p className="text-sm text-slate-500">{t("noOutbox")}</p>
-        ) : (
-          <table className="w-full text-sm">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="font-medium">{t("outboxTopic")}</th>
-                <th className="font-medium">{t("outboxStatus")}</th>
-                <th className="font-medium">{t("outboxAttempts")}</th>
-                <th className="font-medium">{t("outboxCreated")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {detail.outbox.map((m) => (
-                <tr key={m.id}>
-                  <td className="font-mono">{m.topic}</td>
-                  <td>
-                    <OutboxStatusName status={m.status} />
-                    {m.lastError ? <span className="ml-1 text-xs text-red-700">({m.lastError})</span> : null}
-                  </td>
-                  <td className="tabular-nums">{m.attempts}</td>
-                  <td>
-                    <Time value={m.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+      {/* The one history of the order: transitions, grants, approvals, exceptions, webhook messages
+          (the outbox table it replaces) and internal notes, with the note composer. */}
+      <section className="rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading" className="mb-3 font-semibold">
+          {t("timelineTitle")}
+        </h2>
+        <Timeline entries={mergeTimeline(detail)} currency={order.currency} note={{ tenant, orderNo }} />
       </section>
     </div>
   );

@@ -71,6 +71,26 @@ describe("triggerEvent (console actions)", () => {
     });
   });
 
+  it("after a stale answer, the same form sent again against the reloaded version applies once (the form's key is kept)", async () => {
+    as("agent");
+    const order = await paidOrder();
+    await transit({ orderId: order.id, event: "begin-delivery", bizKey: "", actor: "game:server", source: "api" });
+    const form = { tenant: "console", orderNo: order.orderNo, event: "request-refund" as const, reason: "player asked for it", idempotencyKey: randomUUID() };
+
+    const stale = await triggerEvent({ ...form, expectedVersion: order.version });
+    expect(stale).toMatchObject({ ok: true, data: { result: "stale", version: 2 } });
+    // A stale answer wrote nothing: the retry with the same key is a first change, not a duplicate.
+    const again = await triggerEvent({ ...form, expectedVersion: order.version });
+    expect(again).toMatchObject({ ok: true, data: { result: "stale" } });
+
+    const retried = await triggerEvent({ ...form, expectedVersion: 2 });
+    expect(retried).toMatchObject({ ok: true, data: { result: "applied", state: "refunding", version: 3 } });
+    const twice = await triggerEvent({ ...form, expectedVersion: 2 });
+    expect(twice).toMatchObject({ ok: true, data: { result: "duplicate", state: "refunding" } });
+    const { rows } = await getPool().query(`SELECT from_state, reason FROM order_transitions WHERE order_id = $1 AND event = 'request-refund'`, [order.id]);
+    expect(rows).toEqual([{ from_state: "delivering", reason: "player asked for it" }]);
+  });
+
   it("refuses an event outside the role's whitelist, an order outside the scope, and a short reason — writing nothing", async () => {
     const order = await paidOrder();
     const base = { tenant: "console", orderNo: order.orderNo, idempotencyKey: randomUUID(), expectedVersion: order.version };

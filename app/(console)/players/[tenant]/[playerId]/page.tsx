@@ -1,0 +1,255 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
+import { orderHref } from "@/components/orders/orders-table";
+import { ExceptionKindName } from "@/components/orders/names";
+import { StateBadge } from "@/components/orders/state-badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Time } from "@/components/ui/time";
+import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
+import { tenantScope } from "@/lib/auth/scope";
+import { getPrisma } from "@/lib/db/prisma";
+import { formatMoney } from "@/lib/format";
+import {
+  decodePlayerCursor,
+  encodePlayerCursor,
+  playerOrders,
+  type PlayerOrderCursor,
+} from "@/lib/players/queries/player-orders";
+import { playerSummary, refundRate, type PlayerMoney } from "@/lib/players/queries/player-summary";
+
+export const dynamic = "force-dynamic";
+
+type Props = {
+  params: Promise<{ tenant: string; playerId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { playerId } = await params;
+  return { title: (await getTranslations("player"))("pageTitle", { playerId: pathSegment(playerId) }) };
+}
+
+const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * One player in one product: what they paid and had back over their lifetime, the cases of their
+ * orders still open, and every order, newest first. The product resolves through the scope rules:
+ * outside the caller's products this is the not-found page (audited), like an order would be.
+ */
+export default async function PlayerPage({ params, searchParams }: Props) {
+  const staff = await requireStaff("orders:view");
+  const raw = await params;
+  const tenant = pathSegment(raw.tenant);
+  const playerId = pathSegment(raw.playerId);
+  const { tenantId } = await requireResource(staff, tenantScope((v: { tenant: string }) => v.tenant), { tenant });
+  const query = await searchParams;
+  const after = decodePlayerCursor(first(query.after));
+  const before = after ? undefined : decodePlayerCursor(first(query.before));
+
+  const [product, summary, page, t, locale] = await Promise.all([
+    getPrisma().tenant.findUnique({ where: { id: tenantId }, select: { name: true } }),
+    playerSummary(tenantId, playerId),
+    playerOrders({ tenantId, playerId, after, before }),
+    getTranslations("player"),
+    getLocale(),
+  ]);
+  const base = `/players/${encodeURIComponent(tenantId)}/${encodeURIComponent(playerId)}`;
+  const pageHref = (cursor?: { after: PlayerOrderCursor } | { before: PlayerOrderCursor }) =>
+    !cursor ? base : "after" in cursor ? `${base}?after=${encodePlayerCursor(cursor.after)}` : `${base}?before=${encodePlayerCursor(cursor.before)}`;
+  const firstPage = !after && !before;
+
+  return (
+    <main className="space-y-6">
+      <header className="rounded-lg border border-slate-200 bg-white p-5">
+        <p className="text-sm text-slate-500">{t("kicker")}</p>
+        <div className="mt-1 flex flex-wrap items-center gap-2">
+          <h1 className="break-all font-mono text-xl font-semibold" data-testid="player-id">
+            {playerId}
+          </h1>
+          <CopyButton value={playerId} label={t("copy")} />
+        </div>
+        <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="text-slate-500">{t("product")}</dt>
+          <dd>
+            {product?.name ?? tenantId} <span className="font-mono text-xs text-slate-500">{tenantId}</span>
+          </dd>
+          {summary.firstOrderAt && summary.lastOrderAt ? (
+            <>
+              <dt className="text-slate-500">{t("firstOrder")}</dt>
+              <dd>
+                <Time value={summary.firstOrderAt} />
+              </dd>
+              <dt className="text-slate-500">{t("lastOrder")}</dt>
+              <dd>
+                <Time value={summary.lastOrderAt} />
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      </header>
+
+      <section aria-labelledby="player-money-heading" className="space-y-2">
+        <h2 id="player-money-heading" className="font-semibold">
+          {t("money.title")}
+        </h2>
+        {summary.money.length === 0 ? (
+          <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{t("money.none")}</p>
+        ) : (
+          <div className="grid gap-3 md:grid-cols-2" data-testid="player-money">
+            {summary.money.map((m) => (
+              <MoneyCard key={m.currency} money={m} locale={locale} />
+            ))}
+          </div>
+        )}
+        <p className="max-w-3xl text-xs text-slate-500">{t("money.definition")}</p>
+      </section>
+
+      <section aria-labelledby="player-exceptions-heading" className="space-y-2">
+        <h2 id="player-exceptions-heading" className="font-semibold">
+          {t("exceptions.title", { count: summary.exceptionCount })}
+        </h2>
+        {summary.exceptions.length === 0 ? (
+          <p className="text-sm text-slate-600">{t("exceptions.none")}</p>
+        ) : (
+          <div className="overflow-x-auto rounded-lg border border-red-200 bg-white">
+            <table className="w-full border-collapse text-sm" data-testid="player-exceptions">
+              <caption className="sr-only">{t("exceptions.caption")}</caption>
+              <thead>
+                <tr className="border-b border-slate-200 text-left text-slate-500">
+                  <th scope="col" className="p-3 font-medium">{t("exceptions.kind")}</th>
+                  <th scope="col" className="p-3 font-medium">{t("orders.orderNo")}</th>
+                  <th scope="col" className="p-3 text-right font-medium">{t("orders.amount")}</th>
+                  <th scope="col" className="p-3 font-medium">{t("exceptions.status")}</th>
+                  <th scope="col" className="p-3 font-medium">{t("exceptions.filed")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.exceptions.map((e) => (
+                  <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
+                    <td className="p-3">
+                      <ExceptionKindName kind={e.kind} />
+                      {e.bizKey ? <div className="break-all font-mono text-xs text-slate-500">{e.bizKey}</div> : null}
+                    </td>
+                    <td className="p-3">
+                      <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
+                        {e.orderNo}
+                      </Link>
+                    </td>
+                    <td className="whitespace-nowrap p-3 text-right tabular-nums">{e.amount !== null ? formatMoney(e.amount, e.currency, locale) : "—"}</td>
+                    <td className="whitespace-nowrap p-3">
+                      {t(`exceptions.statuses.${e.status === "in-progress" ? "inProgress" : "open"}`)}
+                      {e.overdue ? <span className="ml-2 rounded bg-red-50 px-1.5 py-0.5 text-xs text-red-800">{t("exceptions.overdue")}</span> : null}
+                    </td>
+                    <td className="p-3 text-xs text-slate-700">
+                      <Time value={e.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="player-orders-heading" className="space-y-3">
+        <h2 id="player-orders-heading" className="font-semibold">
+          {t("orders.title")}
+        </h2>
+        {page.rows.length === 0 ? (
+          <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{firstPage ? t("orders.none") : t("orders.pageEmpty")}</p>
+        ) : (
+          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+            <table className="w-full border-collapse text-sm" data-testid="player-orders">
+              <caption className="sr-only">{t("orders.caption")}</caption>
+              <thead>
+                <tr className="border-b border-slate-200 text-left text-slate-500">
+                  <th scope="col" className="p-3 font-medium">{t("orders.orderNo")}</th>
+                  <th scope="col" className="p-3 text-right font-medium">{t("orders.amount")}</th>
+                  <th scope="col" className="p-3 font-medium">{t("orders.state")}</th>
+                  <th scope="col" className="p-3 font-medium">{t("orders.since")}</th>
+                  <th scope="col" className="p-3 font-medium">{t("orders.created")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.rows.map((o) => (
+                  <tr key={o.id} className="border-b border-slate-100 align-top last:border-0">
+                    <td className="whitespace-nowrap p-3">
+                      <Link href={orderHref(tenantId, o.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
+                        {o.orderNo}
+                      </Link>
+                    </td>
+                    <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency, locale)}</td>
+                    <td className="whitespace-nowrap p-3">
+                      <StateBadge state={o.state} />
+                    </td>
+                    <td className="p-3 text-xs text-slate-700">
+                      <Time value={o.stateAt} />
+                    </td>
+                    <td className="p-3 text-xs text-slate-700">
+                      <Time value={o.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <nav aria-label={t("orders.pages")} className="flex items-center gap-2">
+          {!firstPage ? (
+            <Link href={pageHref()} className={LINK}>
+              {t("orders.newest")}
+            </Link>
+          ) : null}
+          {page.newer ? (
+            <Link href={pageHref({ before: page.newer })} className={LINK} rel="prev">
+              {t("orders.newer")}
+            </Link>
+          ) : null}
+          {page.older ? (
+            <Link href={pageHref({ after: page.older })} className={`ml-auto ${LINK}`} rel="next">
+              {t("orders.older")}
+            </Link>
+          ) : null}
+        </nav>
+      </section>
+    </main>
+  );
+}
+
+async function MoneyCard({ money, locale }: { money: PlayerMoney; locale: string }) {
+  const t = await getTranslations("player.money");
+  const rate = refundRate(money);
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`player-money-${money.currency}`}>
+      <p className="font-mono text-xs text-slate-500">{money.currency}</p>
+      <dl className="mt-2 grid grid-cols-3 gap-3">
+        <div>
+          <dt className="text-xs text-slate-500">{t("paid")}</dt>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="player-paid">
+            {formatMoney(money.paid, money.currency, locale)}
+          </dd>
+          <dd className="text-xs text-slate-500">{t("paidOrders", { count: money.paidOrders })}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-500">{t("refunded")}</dt>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="player-refunded">
+            {formatMoney(money.refunded, money.currency, locale)}
+          </dd>
+          <dd className="text-xs text-slate-500">{t("refundedOrders", { count: money.refundedOrders })}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-500">{t("rate")}</dt>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="player-rate">
+            {new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }).format(rate)}
+          </dd>
+          <dd className="text-xs text-slate-500">{t("ordersTotal", { count: money.orders })}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { defineAction } from "@/lib/auth/action";
+import { tenantScope } from "@/lib/auth/scope";
+import { ORDER_EVENTS, type OrderEvent } from "@/lib/orders/machine";
+import { cannedReasonsText, type CannedReasons } from "@/lib/settings/canned-reasons";
+import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
+import { settingsFormInput } from "./settings-input";
+
+// One textarea per event, named after it: a problem with a line reports under that event's field.
+const input = settingsFormInput.extend(
+  Object.fromEntries(ORDER_EVENTS.map((event) => [event, cannedReasonsText.optional()])) as Record<OrderEvent, z.ZodOptional<typeof cannedReasonsText>>,
+);
+
+export type UpdateCannedReasonsInput = z.input<typeof input>;
+
+/** The reasons each event form of the product offers to pick from (free text stays allowed). */
+export const updateCannedReasons = defineAction(
+  { name: "settings.update-canned-reasons", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
+  async (v, { actor, resource }) => {
+    const value: CannedReasons = Object.fromEntries(ORDER_EVENTS.flatMap((event) => (v[event]?.length ? [[event, v[event]]] : [])));
+    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "canned_reasons", value }, actor);
+    if (result.status === "saved") revalidatePath("/settings");
+    return result;
+  },
+);

@@ -1,0 +1,45 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { SearchBox } from "@/components/search/search-box";
+import { can } from "@/lib/auth/permissions";
+import type { Staff } from "@/lib/auth/staff";
+import { BackButton } from "./back-button";
+
+/**
+ * What a dead end says, in the reader's language: the same words for an address that names nothing
+ * and for an order or a product outside the reader's scope (which must not be told apart), then a
+ * way on: the search box, back, the overview. A visitor who is not signed in gets the sign-in page.
+ */
+export async function NotFoundBody({ staff }: { staff: Staff | null }) {
+  const t = await getTranslations("notFound");
+  const searches = staff !== null && can(staff.role, "orders:view");
+  return (
+    <main className="mx-auto max-w-2xl py-6" data-testid="not-found">
+      <p className="font-mono text-sm text-slate-500">404</p>
+      <h1 className="mt-1 text-2xl font-semibold">{t("title")}</h1>
+      <p className="mt-2 text-slate-700">{staff ? t("body") : t("bodySignedOut")}</p>
+      {searches ? (
+        <section className="mt-6 rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="not-found-search-heading">
+          <h2 id="not-found-search-heading" className="mb-2 text-sm font-medium text-slate-700">
+            {t("searchHeading")}
+          </h2>
+          <SearchBox id="not-found-search" variant="page" />
+        </section>
+      ) : null}
+      <div className="mt-6 flex flex-wrap items-center gap-3 text-sm">
+        {staff ? (
+          <>
+            <BackButton label={t("back")} />
+            <Link href="/" className="rounded-md border border-slate-300 bg-white px-3 py-2 font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900">
+              {t("home")}
+            </Link>
+          </>
+        ) : (
+          <Link href="/sign-in" className="rounded-md bg-slate-900 px-3 py-2 font-medium text-white hover:bg-slate-700">
+            {t("signIn")}
+          </Link>
+        )}
+      </div>
+    </main>
+  );
+}

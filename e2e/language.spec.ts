@@ -1,0 +1,72 @@
+import { dataStrings, englishWords } from "./english-words";
+import { expect, test } from "./fixtures";
+import { CHINESE_STAFF, consolePages, ensureChineseStaff, signInAs, type Who } from "./pages";
+
+test("language: sign-in follows the browser's language before anyone has chosen one", async ({ browser, db }) => {
+  const data = await dataStrings(db);
+  const zh = await browser.newContext({ locale: "zh-CN" });
+  const page = await zh.newPage();
+  await page.goto("/sign-in");
+  await expect(page.locator("html")).toHaveAttribute("lang", /^zh/);
+  await expect(page.locator("form button[type=submit]")).toHaveText("登录");
+  expect(await englishWords(page, data)).toEqual([]);
+  // A refused sign-in says why in the same language.
+  await page.locator("#email").fill("nobody@example.com");
+  await page.locator("#password").fill("wrong password");
+  await page.locator("form button[type=submit]").click();
+  await expect(page.getByRole("alert")).toBeVisible();
+  expect(await englishWords(page, data)).toEqual([]);
+  await zh.close();
+
+  const en = await browser.newContext({ locale: "en-US" });
+  const english = await en.newPage();
+  await english.goto("/sign-in");
+  await expect(english.locator("form button[type=submit]")).toHaveText("Sign in");
+  await en.close();
+});
+
+test("language: every page in zh-CN has no English outside data", async ({ browser, db }) => {
+  test.setTimeout(240_000);
+  await ensureChineseStaff(db);
+  const data = await dataStrings(db);
+  const pages = await consolePages(db);
+  const found: Record<string, string[]> = {};
+  for (const who of ["manager", "admin", "agent"] as const satisfies readonly Who[]) {
+    const context = await browser.newContext({ locale: "zh-CN" });
+    const page = await context.newPage();
+    await signInAs(page, CHINESE_STAFF[who]);
+    for (const p of pages.filter((p) => p.who === who)) {
+      const response = await page.goto(p.path);
+      expect(response?.status(), p.path).toBe(p.status ?? 200);
+      await expect(page.locator("html")).toHaveAttribute("lang", /^zh/);
+      await expect(page.locator("h1").first()).toBeVisible();
+      // The browser's own pass: times in the viewer's zone, live counts.
+      await page.waitForLoadState("networkidle");
+      const words = await englishWords(page, data);
+      if (words.length > 0) found[p.name] = words;
+    }
+    await context.close();
+  }
+  expect(found).toEqual({});
+});
+
+test("language: the order page's forms and their refusals are in Chinese too", async ({ browser, db }) => {
+  await ensureChineseStaff(db);
+  const data = await dataStrings(db);
+  const { rows } = await db.query(`SELECT tenant_id, order_no FROM orders WHERE state = 'created' ORDER BY id DESC LIMIT 1`);
+  const context = await browser.newContext({ locale: "zh-CN" });
+  const page = await context.newPage();
+  await signInAs(page, CHINESE_STAFF.manager);
+  await page.goto(`/orders/${rows[0].tenant_id}/${rows[0].order_no}`);
+  await page.getByRole("button", { name: /确认支付/ }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.locator("input[name=channelKey]").fill("zh-check-1");
+  await dialog.locator("input[name=amount]").fill("abc");
+  await dialog.locator("textarea[name=reason]").fill("人工核对渠道流水");
+  await dialog.getByTestId("confirm-event").click();
+  // A refusal the browser decides (money that does not parse), in Chinese, and the fields kept.
+  await expect(dialog.getByRole("alert")).toBeVisible();
+  await expect(dialog.locator("textarea[name=reason]")).toHaveValue("人工核对渠道流水");
+  expect(await englishWords(page, data)).toEqual([]);
+  await context.close();
+});

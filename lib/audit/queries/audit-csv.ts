@@ -1,5 +1,5 @@
 import "server-only";
-import { csvLine, type Cell } from "@/lib/csv";
+import { pagedCsvStream, type Cell } from "@/lib/csv";
 import type { Logger } from "@/lib/log";
 import { assertNever } from "@/lib/orders/machine";
 import type { AuditRow } from "./audit-row";
@@ -65,60 +65,24 @@ export function auditCsvCells(row: AuditRow): Cell[] {
   }
 }
 
-/**
- * The filtered audit rows as a CSV byte stream, read one keyset page at a time as the client
- * takes them (pull): at most one page is in memory, however large the export. Each page is its
- * own short query, so a slow download never holds a connection or a transaction open.
- *
- * Rows committed after the export started are newer than its first page and so not in it.
- * A failure mid-way errors the stream — the download fails visibly rather than ending short.
- */
+/** The filtered audit rows as a CSV byte stream, a keyset page at a time (lib/csv.ts). */
 export function auditCsvStream(options: {
   readonly scope: readonly string[];
   readonly filters: AuditFilters;
   readonly pageSize?: number;
   readonly log: Logger;
 }): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
-  let after: AuditCursor | null = null;
-  let started = false;
-  let rows = 0;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (!started) {
-          started = true;
-          // The byte-order mark makes spreadsheet apps read the file as UTF-8 (reasons are often Chinese).
-          controller.enqueue(encoder.encode(`\uFEFF${csvLine(AUDIT_CSV_HEADER)}`));
-          return;
-        }
-        try {
-          const page = await listAuditRows({
-            scope: options.scope,
-            filters: options.filters,
-            position: after ? { after } : {},
-            limit: pageSize,
-          });
-          // A note search stopped by its time bound: fail the download rather than end it short.
-          if (page.timedOut) throw new Error("audit export: the note search took too long");
-          if (page.rows.length > 0) controller.enqueue(encoder.encode(page.rows.map((r) => csvLine(auditCsvCells(r))).join("")));
-          rows += page.rows.length;
-          if (page.older) after = page.older;
-          else {
-            options.log.info({ rows }, "audit export finished");
-            controller.close();
-          }
-        } catch (error) {
-          options.log.error({ err: error, rows }, "audit export failed mid-stream");
-          controller.error(error);
-        }
-      },
-      cancel() {
-        options.log.info({ rows }, "audit export cancelled by the client");
-      },
+  const limit = options.pageSize ?? EXPORT_PAGE_SIZE;
+  return pagedCsvStream({
+    header: AUDIT_CSV_HEADER,
+    readPage: async (after: AuditCursor | undefined) => {
+      const page = await listAuditRows({ scope: options.scope, filters: options.filters, position: after ? { after } : {}, limit });
+      // A note search stopped by its time bound: fail the download rather than end it short.
+      if (page.timedOut) throw new Error("audit export: the note search took too long");
+      return page;
     },
-    // Read ahead by one page at most.
-    { highWaterMark: 1 },
-  );
+    cells: auditCsvCells,
+    what: "audit export",
+    log: options.log,
+  });
 }

@@ -1,19 +1,18 @@
 import type { Metadata } from "next";
-import { getLocale, getTranslations } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { Suspense } from "react";
 import { ActorSummaryTable } from "@/components/audit/actor-summary-table";
 import { AuditFilterForm } from "@/components/audit/audit-filter-form";
 import { AuditTable } from "@/components/audit/audit-table";
 import { ChainStatusLine } from "@/components/audit/chain-status";
 import { PageLinks } from "@/components/audit/page-links";
+import { InvalidFilters } from "@/components/audit/invalid-filters";
 import { Alert } from "@/components/ui/alert";
 import { listAuditRows } from "@/lib/audit/queries/audit-rows";
 import { filterQuery, PAGE_SIZE, parseAuditSearch } from "@/lib/audit/queries/filters";
 import { tenantChoices } from "@/lib/audit/queries/tenant-choices";
 import { requireStaff } from "@/lib/auth/page";
 import { can } from "@/lib/auth/permissions";
-import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
-import { describe } from "@/lib/i18n/translator";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +28,6 @@ const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm ho
 export default async function AuditPage({ searchParams }: Props) {
   const staff = await requireStaff("audit:view");
   const t = await getTranslations("audit");
-  const locale = await getLocale();
   const parsed = parseAuditSearch(await searchParams);
   const { filters, raw } = parsed;
   const [page, tenants] = await Promise.all([
@@ -58,16 +56,7 @@ export default async function AuditPage({ searchParams }: Props) {
         ) : null}
       </div>
 
-      {parsed.invalid.length > 0 ? (
-        <Alert tone="error">
-          {t("invalidFilters")}{" "}
-          {parsed.invalid.map((i) => (
-            <span key={i.field} className="mr-2">
-              <span className="font-mono">{i.field}</span>: {describe(i.problem, isLocale(locale) ? locale : DEFAULT_LOCALE)}
-            </span>
-          ))}
-        </Alert>
-      ) : null}
+      <InvalidFilters title={t("invalidFilters")} invalid={parsed.invalid} />
 
       <AuditFilterForm filters={filters} raw={raw} tenants={tenants} actors={actors} />
 

@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
-import { getLocale, getTranslations } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { AuditTable } from "@/components/audit/audit-table";
 import { PageLinks } from "@/components/audit/page-links";
 import { SecurityFilterForm } from "@/components/security/security-filter-form";
+import { InvalidFilters } from "@/components/audit/invalid-filters";
 import { Alert } from "@/components/ui/alert";
 import { PAGE_SIZE } from "@/lib/audit/queries/filters";
 import { parseSecuritySearch, securityQuery } from "@/lib/audit/queries/security-filters";
 import { listSecurityRows } from "@/lib/audit/queries/security-rows";
 import { requireStaff } from "@/lib/auth/page";
-import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
-import { describe } from "@/lib/i18n/translator";
 
 export const dynamic = "force-dynamic";
 
@@ -28,7 +27,6 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function SecurityLogPage({ searchParams }: Props) {
   const staff = await requireStaff("users:manage");
   const t = await getTranslations("security");
-  const locale = await getLocale();
   const parsed = parseSecuritySearch(await searchParams);
   const { filters, raw } = parsed;
   const page = await listSecurityRows({ scope: staff.tenantIds, filters, position: parsed.position, limit: PAGE_SIZE });
@@ -42,16 +40,7 @@ export default async function SecurityLogPage({ searchParams }: Props) {
         <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
       </div>
 
-      {parsed.invalid.length > 0 ? (
-        <Alert tone="error">
-          {t("invalidFilters")}{" "}
-          {parsed.invalid.map((i) => (
-            <span key={i.field} className="mr-2">
-              <span className="font-mono">{i.field}</span>: {describe(i.problem, isLocale(locale) ? locale : DEFAULT_LOCALE)}
-            </span>
-          ))}
-        </Alert>
-      ) : null}
+      <InvalidFilters title={t("invalidFilters")} invalid={parsed.invalid} />
 
       <SecurityFilterForm filters={filters} raw={raw} />
 

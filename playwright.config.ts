@@ -41,6 +41,8 @@ export default defineConfig({
     stderr: "pipe",
     // The browser plays a client behind a trusted proxy on loopback: X-Forwarded-For names its
     // address, so the sign-in tests can be a stranger and an owner on different addresses.
-    env: { E2E_SERVER_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn", TRUSTED_PROXIES: "127.0.0.1,::1" },
+    // Two web processes behind the one port, whatever the machine's cores (e2e/scale-out.spec.ts
+    // proves both serve), so every spec runs against the cluster as production does.
+    env: { E2E_SERVER_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn", TRUSTED_PROXIES: "127.0.0.1,::1", WEB_CONCURRENCY: "2" },
   },
 });

@@ -106,10 +106,10 @@ export const hotOrderBench: Bench = {
             { name: "context: 200 concurrent GETs of the order, p50 / p99", value: `${ms(g.p50)} / ${ms(g.p99)}` },
           ],
           notes: [
-            `${BURSTS} bursts of ${CALLS} identical \`POST /api/v1/orders/{orderNo}/events\` (\`pay\`, same bizKey) fired at once on a fresh order each, against \`npm start\` (next start + worker) on a fresh database, after a 50-call warm-up on another order. Latency is per call, client side, over all ${BURSTS * CALLS} calls.`,
+            `${BURSTS} bursts of ${CALLS} identical \`POST /api/v1/orders/{orderNo}/events\` (\`pay\`, same bizKey) fired at once on a fresh order each, against \`npm start\` (next start in each web process, and the worker) on a fresh database, after a 50-call warm-up on another order. Latency is per call, client side, over all ${BURSTS * CALLS} calls.`,
             `Per burst: ${bursts.join("; ")}.`,
             "Checked after each burst: every call answered 200, one `applied` and 199 `duplicate`; in the database one pay transition, the order `paid` at version 1, one outbox message, no exception filed.",
-            "The GET burst (same server, same order, read only) is the part of the latency that is the server's own queue rather than the row lock. The server's pool has 10 connections (DATABASE_POOL_SIZE default): the 200 calls queue for them, and the duplicates then wait on the order's row lock one after another, so the tail is the queue, not a slow statement.",
+            "The GET burst (same server, same order, read only) is the part of the latency that is the server's own queue rather than the row lock. Each web process's pool has 10 connections (DATABASE_POOL_SIZE default; `npm start` runs WEB_CONCURRENCY web processes, one per core by default): the 200 calls queue for them, and the duplicates then wait on the order's row lock one after another, so the tail is the queue, not a slow statement.",
           ],
         };
       } finally {

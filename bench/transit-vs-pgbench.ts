@@ -106,6 +106,7 @@ export const transitBench: Bench = {
               reason: REASON,
               refundfrom: "false",
               lines: "false",
+              history: "false",
               empty: "{}",
               prefix: "refund:",
             },

@@ -6,7 +6,7 @@
 -- binds only scalars, so the write's one-element arrays are written ARRAY[:x] where transit sends
 -- an array parameter; the outbox payload, which transit builds in JS, is built here by the server.
 -- Variables (-D): n=0 base=<first order id> stride=<orders per client> to=paid actor=… source=callback
---   reason=… refundfrom=false lines=false empty={} prefix=refund:
+--   reason=… refundfrom=false lines=false history=false empty={} prefix=refund:
 -- Each client pays its own orders, base + client_id·stride + 1, 2, 3, … (distinct orders, like the
 -- 16 transit() clients), and uses the order id as the bizKey. Keep this file in step with transit.ts.
 \set n :n + 1
@@ -20,14 +20,17 @@ SELECT
           WHERE tenant_id = :o_tenantId AND order_id = :o_id AND event = 'pay' AND biz_key = :id) t) AS duplicate,
        CASE WHEN :refundfrom THEN (SELECT from_state FROM order_transitions
           WHERE tenant_id = :o_tenantId AND order_id = :o_id AND event = 'request-refund' ORDER BY id DESC LIMIT 1) END AS "refundFrom",
-       CASE WHEN :lines THEN (SELECT json_agg(l) FROM (SELECT l.sku, l.kind, l.quantity,
+       CASE WHEN :lines OR :history THEN (SELECT json_agg(l) FROM (SELECT l.sku, l.kind, l.quantity,
       COALESCE(SUM(g.quantity) FILTER (WHERE g.quantity > 0), 0)::int AS granted,
       COALESCE(-SUM(g.quantity) FILTER (WHERE g.quantity < 0), 0)::int AS reversed
     FROM order_lines l
     LEFT JOIN grants g ON g.tenant_id = l.tenant_id AND g.order_id = l.order_id AND g.sku = l.sku
     WHERE l.tenant_id = :o_tenantId AND l.order_id = :o_id
     GROUP BY l.id, l.sku, l.kind, l.quantity
-    ORDER BY l.sku) l) END AS lines;
+    ORDER BY l.sku) l) END AS lines,
+       CASE WHEN :history THEN (SELECT json_agg(t ORDER BY t.id) FROM (SELECT id, event, from_state AS "from", to_state AS "to",
+  biz_key AS "bizKey", actor, source, reason, created_at AS "at" FROM order_transitions
+          WHERE tenant_id = :o_tenantId AND order_id = :o_id) t) END AS transitions;
 WITH x AS (
        SELECT * FROM unnest(ARRAY[:o_id::bigint], ARRAY[:o_tenantId::text], ARRAY['pay'::text], ARRAY[:o_state::text], ARRAY[:to::text],
                             ARRAY[:id::text], ARRAY[:actor::text], ARRAY[:source::text], ARRAY[:reason::text], ARRAY[:o_version::int],

@@ -14,7 +14,7 @@ export interface TestOrder {
 }
 
 /** Names the key after the channel: the order page shows a payment's channel by its caller's name. */
-async function channelKey(db: pg.Pool, tenantId: string, channel: string): Promise<string> {
+export async function channelKey(db: pg.Pool, tenantId: string, channel: string): Promise<string> {
   const prefix = randomBytes(6).toString("hex");
   const secret = randomBytes(32).toString("base64url");
   await db.query(`INSERT INTO api_keys (tenant_id, name, prefix, secret_hash, created_by) VALUES ($1, $2, $3, $4, 'e2e') ON CONFLICT DO NOTHING`, [

@@ -1,7 +1,9 @@
 // `npm start`: the one command. Opens the database (embedded PGlite when DATABASE_URL is unset),
 // migrates, seeds demo data into an empty embedded database, builds if the sources changed since
-// the last build, then serves the console on PORT (default 3000) and runs the worker (and, on the
-// embedded database, the simulator) beside it, restarting them if they exit.
+// the last build, then serves the console on PORT (default 3000) from WEB_CONCURRENCY web processes
+// (default one per core; one on the embedded database) behind that one port, with Node's cluster
+// module (lib/process/web-cluster.ts), and runs the worker (and, on the embedded database, the
+// simulator) beside them, restarting any of them that exits. `npm run dev` serves one `next dev`.
 import { spawn, type SpawnOptions } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
@@ -13,6 +15,7 @@ import { closePool, getPool } from "@/lib/db/pool";
 import { disconnectPrisma, getPrisma } from "@/lib/db/prisma";
 import { logger } from "@/lib/log";
 import { keepRunning } from "@/lib/process/supervise";
+import { startWebCluster, webProcessCount } from "@/lib/process/web-cluster";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 
@@ -49,15 +52,30 @@ async function main(): Promise<void> {
   if (!dev && (await needsBuild())) await run("build", ["next", "build"]);
 
   let stopping = false;
-  // The console is the one process that must be up: if it cannot start, or exits, stop everything.
-  const web = spawn(bin("next"), [dev ? "dev" : "start", "-p", port], childOptions());
+  // The console is the one thing that must be up: if it cannot start, stop everything.
   const webEnded = (fields: object) => {
     if (stopping) return;
     log.error(fields, "the web server could not start or exited; stopping");
     void stop("SIGTERM", 1);
   };
-  web.once("exit", (code, signal) => webEnded({ code, signal }));
-  web.once("error", (error) => webEnded({ err: error }));
+  let stopWeb: (signal: NodeJS.Signals) => Promise<void>;
+  let webProcesses = 1;
+  if (dev) {
+    // Development: one `next dev` (it compiles on demand and reloads; one process is the point).
+    const web = spawn(bin("next"), ["dev", "-p", port], childOptions());
+    web.once("exit", (code, signal) => webEnded({ code, signal }));
+    web.once("error", (error) => webEnded({ err: error }));
+    stopWeb = async (signal) => void web.kill(signal);
+  } else {
+    // Production: `next start` in each of WEB_CONCURRENCY cluster workers sharing PORT. One that
+    // exits after the console came up is restarted with backoff while the others keep serving.
+    webProcesses = webProcessCount(process.env, { embedded });
+    const web = startWebCluster(
+      { processes: webProcesses, exec: nextCli(), args: ["start", "-p", port], env: { NEXT_TELEMETRY_DISABLED: "1" } },
+      { log, onCannotStart: webEnded },
+    );
+    stopWeb = (signal) => web.stop(signal);
+  }
   // The background processes are restarted with backoff when they exit (lib/process/supervise.ts).
   // Node itself rather than the tsx wrapper: a signal to the wrapper would not reach the process.
   const background = [keepRunning({ name: "worker", command: process.execPath, args: tsx("lib/jobs/worker-main.ts"), options: childOptions() }, { log })];
@@ -66,13 +84,12 @@ async function main(): Promise<void> {
     const traffic = ["simulate", "--rate", process.env.SIMULATOR_RATE ?? "0.5", "--minutes", process.env.SIMULATOR_MINUTES ?? "240"];
     background.push(keepRunning({ name: "simulator", command: process.execPath, args: tsx("lib/cli/main.ts", ...traffic), options: childOptions() }, { log }));
   }
-  log.info({ url: `http://localhost:${port}`, background: background.length }, "console starting");
+  log.info({ url: `http://localhost:${port}`, webProcesses, background: background.length }, "console starting");
 
   async function stop(signal: NodeJS.Signals, exitCode = 0): Promise<void> {
     if (stopping) return;
     stopping = true;
-    web.kill(signal);
-    await Promise.all(background.map((child) => child.stop(signal)));
+    await Promise.all([stopWeb(signal), ...background.map((child) => child.stop(signal))]);
     await database.close();
     process.exit(exitCode);
   }
@@ -97,6 +114,11 @@ async function isEmpty(): Promise<boolean> {
 
 function bin(name: string): string {
   return path.join(process.cwd(), "node_modules", ".bin", name);
+}
+
+/** Next's CLI as a script (a cluster worker runs a JavaScript file, not the .bin shim). */
+function nextCli(): string {
+  return path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 }
 
 function childOptions(): SpawnOptions {

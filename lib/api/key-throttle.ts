@@ -3,7 +3,8 @@ import { audit } from "@/lib/audit/record";
 import { clientAddress } from "@/lib/auth/client-address";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
-import { authenticateApiKey, presentedKeyPrefix, type ApiCaller } from "./keys";
+import type { OrderSnapshot } from "@/lib/orders/types";
+import { authenticateApiKey, authenticateApiKeyForOrder, presentedKeyPrefix, type ApiCaller } from "./keys";
 
 // Failed API-key authentications, per caller address (lib/auth/client-address.ts; callers whose
 // address is unknown share one count). Past the limit in a minute, further failures from that
@@ -78,6 +79,19 @@ export async function authenticateApiRequest(headers: Headers): Promise<ApiCalle
   if (authorization === null) throw new AppError("unauthenticated", { kind: "api-key-required" });
   const caller = await authenticateApiKey(authorization);
   if (caller) return caller;
+  return refuse(headers, authorization);
+}
+
+/** authenticateApiRequest(), and the caller's tenant's order `orderNo` (null when none) in the same round trip. */
+export async function authenticateApiRequestForOrder(headers: Headers, orderNo: string): Promise<{ caller: ApiCaller; order: OrderSnapshot | null }> {
+  const authorization = headers.get("authorization");
+  if (authorization === null) throw new AppError("unauthenticated", { kind: "api-key-required" });
+  const found = await authenticateApiKeyForOrder(authorization, orderNo);
+  if (found) return found;
+  return refuse(headers, authorization);
+}
+
+async function refuse(headers: Headers, authorization: string): Promise<never> {
   const retryAfter = await noteApiKeyFailure(clientAddress(headers), presentedKeyPrefix(authorization));
   if (retryAfter !== null) throw new ApiKeyThrottled(retryAfter);
   throw new AppError("unauthenticated", { kind: "api-key-required" });

@@ -10,7 +10,7 @@ import { decide, type Decision, type EventInput, type ExceptionDraft, type Facts
 import { ORDER_STATES, type GuardName, type OrderState } from "./machine";
 import { lineProgress } from "./progress";
 import { recordException } from "./record-exception";
-import { lineLedgerRow, lineLedgerSql, ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow } from "./rows";
+import { lineLedgerRow, lineLedgerSql, ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow, type LineLedgerRow } from "./rows";
 import type { OrderSnapshot, TransitionRecord } from "./types";
 import { writeTransitions } from "./write-transitions";
 
@@ -32,6 +32,27 @@ export type TransitOutcome = TransitResult["result"];
 export interface Transited {
   readonly result: TransitResult;
   readonly exception?: ExceptionDraft;
+  /** With `{ history: true }`: the order's lines and transitions as this transaction leaves them. */
+  readonly history?: OrderHistory | null;
+}
+
+/**
+ * An order's lines (with their ledger sums) and every transition, oldest first, as they stand when
+ * transit's transaction commits: read under its row lock (every writer of transitions and grants
+ * holds that lock), plus the transition it wrote.
+ */
+export interface OrderHistory {
+  readonly lines: readonly LineLedgerRow[];
+  readonly transitions: readonly TransitionRecord[];
+}
+
+export interface TransitOptions {
+  /**
+   * Also read the order's lines and transitions, in the facts statement it sends anyway (no extra
+   * round trip), so a caller that answers with the whole order need not read it again. Null when
+   * the transition wrote ledger reversals (confirm-refund): the caller reads those back itself.
+   */
+  readonly history?: boolean;
 }
 
 /**
@@ -42,29 +63,40 @@ export interface Transited {
  * failed guard files an exception afterwards, in its own transaction, so it survives the refusal.
  */
 export async function transit(input: TransitInput, pool: pg.Pool = getPool()): Promise<TransitResult> {
-  const { result, exception } = await transaction((tx) => transitIn(tx, input), {
+  return (await transitWithHistory(input, pool, { history: false })).result;
+}
+
+/** transit(), also returning the order's history as it committed (see TransitOptions.history). */
+export async function transitWithHistory(
+  input: TransitInput,
+  pool: pg.Pool = getPool(),
+  options: TransitOptions = { history: true },
+): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
+  const { result, exception, history } = await transaction((tx) => transitIn(tx, input, options), {
     pool,
     retry: { label: `transit ${input.event}`, uniqueViolations: true },
   });
   if (exception) await recordException(exception, pool);
-  return result;
+  return { result, history: history ?? null };
 }
 
 /**
  * transit()'s steps inside a transaction the caller owns (an approval decided together with its
  * order). The caller files the returned exception after its commit.
  */
-export async function transitIn(tx: Tx, input: TransitInput): Promise<Transited> {
+export async function transitIn(tx: Tx, input: TransitInput, options: TransitOptions = {}): Promise<Transited> {
   const order = await maybeOne(tx.client, orderRow, `SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 FOR UPDATE`, [input.orderId]);
   if (!order) return { result: { result: "not-found" } };
 
-  const decision = decide(order, input, await readFacts(tx, order, input));
+  const { facts, history } = await readFacts(tx, order, input, options.history === true);
+  const decision = decide(order, input, facts);
   if (decision.outcome === "apply") {
     const [written] = await writeTransitions(tx.client, [decision.effects]);
     if (!written) throw new ConcurrentChange(`transit ${input.event} on order ${order.id}`);
-    return { result: { result: "applied", ...written } };
+    const after = history && decision.effects.reversals.length === 0 ? { lines: history.lines, transitions: [...history.transitions, written.transition] } : null;
+    return { result: { result: "applied", ...written }, ...(options.history ? { history: after } : {}) };
   }
-  return refused(order, decision);
+  return { ...refused(order, decision), ...(options.history ? { history } : {}) };
 }
 
 /** A decision that writes nothing, as transit's result (and the exception it files). */
@@ -85,13 +117,15 @@ const factsRow = z.object({
   duplicate: transitionRow.nullable(),
   refundFrom: z.enum(ORDER_STATES).nullable(),
   lines: z.array(lineLedgerRow).nullable(),
+  transitions: z.array(transitionRow).nullable(),
 });
 
 /**
  * Everything the decision needs beyond the order row, in one statement issued after the lock (so
- * it sees what a concurrent twin committed while we waited; see DESIGN.md step 1).
+ * it sees what a concurrent twin committed while we waited; see DESIGN.md step 1) — and, when
+ * asked, the order's lines and transitions in the same statement.
  */
-async function readFacts(tx: Tx, order: OrderSnapshot, input: TransitInput): Promise<Facts> {
+async function readFacts(tx: Tx, order: OrderSnapshot, input: TransitInput, withHistory: boolean): Promise<{ facts: Facts; history: OrderHistory | null }> {
   const needsRefundFrom = input.event === "reject-refund";
   const needsLines = input.event === "confirm-delivery" || input.event === "confirm-refund";
   const row = await one(
@@ -102,12 +136,17 @@ async function readFacts(tx: Tx, order: OrderSnapshot, input: TransitInput): Pro
           WHERE tenant_id = $1 AND order_id = $2 AND event = $3 AND biz_key = $4) t) AS duplicate,
        CASE WHEN $5 THEN (SELECT from_state FROM order_transitions
           WHERE tenant_id = $1 AND order_id = $2 AND event = 'request-refund' ORDER BY id DESC LIMIT 1) END AS "refundFrom",
-       CASE WHEN $6 THEN (SELECT json_agg(l) FROM (${lineLedgerSql("$1", "$2")}) l) END AS lines`,
-    [order.tenantId, order.id, input.event, input.bizKey, needsRefundFrom, needsLines],
+       CASE WHEN $6 OR $7 THEN (SELECT json_agg(l) FROM (${lineLedgerSql("$1", "$2")}) l) END AS lines,
+       CASE WHEN $7 THEN (SELECT json_agg(t ORDER BY t.id) FROM (SELECT ${TRANSITION_COLUMNS} FROM order_transitions
+          WHERE tenant_id = $1 AND order_id = $2) t) END AS transitions`,
+    [order.tenantId, order.id, input.event, input.bizKey, needsRefundFrom, needsLines, withHistory],
   );
   return {
-    duplicate: row.duplicate,
-    refundFrom: row.refundFrom as OrderState | null,
-    lines: row.lines?.map((l) => ({ ...lineProgress(l, l), kind: l.kind })) ?? null,
+    facts: {
+      duplicate: row.duplicate,
+      refundFrom: row.refundFrom as OrderState | null,
+      lines: needsLines ? (row.lines?.map((l) => ({ ...lineProgress(l, l), kind: l.kind })) ?? null) : null,
+    },
+    history: withHistory ? { lines: row.lines ?? [], transitions: row.transitions ?? [] } : null,
   };
 }

@@ -150,6 +150,29 @@ describe("POST /api/v1/orders/{orderNo}/events", () => {
     expect(rows).toEqual([{ kind: "payment-after-close", biz_key: "wx-1", amount: 128_00, status: "open" }]);
   });
 
+  it("answers with the order exactly as a GET after it shows it, for every outcome (no second read on the way)", async () => {
+    await call(postOrder, { body: newOrder("API-7") });
+    const event = (body: object) => call(postEvent, { orderNo: "API-7", body });
+    const asRead = async () => (await call(getOrder, { orderNo: "API-7" })).body.order;
+    const answers = [
+      await event({ event: "pay", bizKey: "short", amount: 1 }), // rejected
+      await event({ event: "pay", bizKey: "ali-1", amount: 128_00 }), // applied
+      await event({ event: "pay", bizKey: "ali-1", amount: 128_00 }), // duplicate
+      await event({ event: "begin-delivery", bizKey: "", expectedVersion: 0 }), // stale
+      await event({ event: "confirm-delivery", bizKey: "" }), // illegal
+    ];
+    expect(answers.map((a) => a.body.result)).toEqual(["rejected", "applied", "duplicate", "stale", "illegal"]);
+    const now = await asRead();
+    for (const answer of answers.slice(1)) expect(answer.body.order).toEqual(now);
+    await call(postGrant, { orderNo: "API-7", body: { sku: "gems-6480", quantity: 100, grantId: "g1" } });
+    const requested = await event({ event: "request-refund", bizKey: "r1" });
+    expect(requested.body.order).toEqual(await asRead());
+    // confirm-refund writes ledger reversals: its answer shows them too.
+    const confirmed = await event({ event: "confirm-refund", bizKey: "r1" });
+    expect(confirmed.body).toMatchObject({ result: "applied", order: { state: "refunded" } });
+    expect(confirmed.body.order).toEqual(await asRead());
+  });
+
   it("404 for an unknown order and 400 for an unknown event", async () => {
     expect((await call(postEvent, { orderNo: "NOPE", body: { event: "pay", bizKey: "x", amount: 1 } })).status).toBe(404);
     expect((await call(postEvent, { orderNo: "API-4", body: { event: "ship", bizKey: "x" } })).status).toBe(400);

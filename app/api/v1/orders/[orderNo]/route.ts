@@ -1,9 +1,13 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { apiRoute, pathOrder } from "@/lib/api/route";
+import { apiRoute } from "@/lib/api/route";
+import { AppError } from "@/lib/errors";
 import { getApiOrder } from "@/lib/orders/queries/api-order";
 
 export const GET = apiRoute({ name: "v1.orders.get", input: z.object({}) }, async ({ caller, params }) => {
-  const order = await pathOrder(caller, params);
-  return NextResponse.json({ order: await getApiOrder(caller.tenantId, order.orderNo) });
+  // One read: the view itself says whether the key's tenant has the order.
+  const orderNo = String(params.orderNo);
+  const order = await getApiOrder(caller.tenantId, orderNo);
+  if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo });
+  return NextResponse.json({ order });
 });

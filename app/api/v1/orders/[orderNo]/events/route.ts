@@ -1,21 +1,24 @@
 import { NextResponse } from "next/server";
-import { apiRoute, pathOrder } from "@/lib/api/route";
+import { apiOrderRoute } from "@/lib/api/route";
 import { outcome } from "@/lib/api/v1/respond";
 import { eventBody } from "@/lib/api/v1/schemas";
 import { assertNever, type OrderEvent, type Source } from "@/lib/orders/machine";
-import { getApiOrder } from "@/lib/orders/queries/api-order";
-import { transit } from "@/lib/orders/transit";
+import { apiOrderViewOf, getApiOrder } from "@/lib/orders/queries/api-order";
+import { transitWithHistory } from "@/lib/orders/transit";
 
 // Money facts reported by a payment channel are callbacks; everything else is a plain API call.
 const CALLBACK_EVENTS: readonly OrderEvent[] = ["pay", "confirm-refund", "reject-refund"];
 
-export const POST = apiRoute({ name: "v1.orders.events", input: eventBody }, async ({ caller, actor, input, params }) => {
-  const order = await pathOrder(caller, params);
+// Round trips of a call: the key and the order in one statement, then transit()'s five (four for a
+// duplicate). The order in the answer is the one transit() committed, with the lines and
+// transitions it read under the row lock; only a transition that wrote ledger reversals
+// (confirm-refund) reads the order again.
+export const POST = apiOrderRoute({ name: "v1.orders.events", input: eventBody }, async ({ caller, actor, input, order }) => {
   const source: Source = CALLBACK_EVENTS.includes(input.event) ? "callback" : "api";
-  const result = await transit({ orderId: order.id, actor, source, ...input });
-  // Orders are never deleted: not-found after pathOrder() found it would be a bug.
+  const { result, history } = await transitWithHistory({ orderId: order.id, actor, source, ...input });
+  // Orders are never deleted: not-found after the lookup found it would be a bug.
   if (result.result === "not-found") throw new Error(`order ${order.id} vanished`);
-  const view = await getApiOrder(caller.tenantId, order.orderNo);
+  const view = history ? apiOrderViewOf(result.order, history) : await getApiOrder(caller.tenantId, order.orderNo);
   switch (result.result) {
     case "applied":
     case "duplicate":

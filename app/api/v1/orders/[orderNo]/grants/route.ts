@@ -1,13 +1,12 @@
 import { NextResponse } from "next/server";
-import { apiRoute, pathOrder } from "@/lib/api/route";
+import { apiOrderRoute } from "@/lib/api/route";
 import { outcome } from "@/lib/api/v1/respond";
 import { grantBody } from "@/lib/api/v1/schemas";
 import { grant } from "@/lib/orders/grant";
 import { assertNever } from "@/lib/orders/machine";
 import { getApiOrder } from "@/lib/orders/queries/api-order";
 
-export const POST = apiRoute({ name: "v1.orders.grants", input: grantBody }, async ({ caller, actor, input, params }) => {
-  const order = await pathOrder(caller, params);
+export const POST = apiOrderRoute({ name: "v1.orders.grants", input: grantBody }, async ({ caller, actor, input, order }) => {
   const result = await grant({ orderId: order.id, actor, source: "api", ...input });
   if (result.result === "not-found") throw new Error(`order ${order.id} vanished`);
   const view = await getApiOrder(caller.tenantId, order.orderNo);

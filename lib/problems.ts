@@ -77,7 +77,25 @@ export type RequestProblem =
   /** The resolution is not possible for this case now (its kind, the order's state, the money left). */
   | { readonly kind: "resolution-not-offered"; readonly resolution: string }
   | { readonly kind: "dismiss-not-for-role"; readonly roles: readonly Role[] }
-  | { readonly kind: "assignee-not-eligible"; readonly email: string };
+  | { readonly kind: "assignee-not-eligible"; readonly email: string }
+  /** A store notification whose signature does not verify up to the store's pinned root (lib/stores). */
+  | { readonly kind: "store-signature-invalid"; readonly reason: StoreSignatureFailure }
+  /** Signed by the store, but for an app or environment this tenant did not connect. */
+  | { readonly kind: "store-app-mismatch"; readonly field: "bundleId" | "environment"; readonly expected: string; readonly actual: string }
+  /** The tenant has not connected its App Store app (settings): nothing from the store is accepted. */
+  | { readonly kind: "store-not-connected"; readonly store: "appstore" };
+
+/** Why a store's signed payload was refused; one token each, so tests and logs can name it. */
+export type StoreSignatureFailure =
+  | "malformed"
+  | "algorithm"
+  | "chain-length"
+  | "untrusted-root"
+  | "chain-broken"
+  | "not-a-ca"
+  | "not-app-store-certificate"
+  | "expired"
+  | "signature";
 
 /** Why one field of a form or a request body is not valid. */
 export type FieldProblem =

@@ -98,6 +98,12 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
     refunding: minutes,
   }),
   "settings.update-refund-approval": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), amount: fc.constantFrom("99", "99.50", "1e9", "-1") }),
+  "settings.update-apple-store": fc.record({
+    tenant: fc.constant(HOME),
+    expectedUpdatedAt: later(() => home.settingsVersion),
+    bundleId: fc.constantFrom("com.example.game", "", "not a bundle"),
+    environment: fc.constantFrom("Production", "Sandbox", "Xcode"),
+  }),
   "settings.update-unpaid-timeout": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), timeout: minutes }),
   "users.create": fc.record({ email: fc.uuid().map((u) => `${u}@example.com`), name: fc.constant("New"), role: fc.constantFrom(...ROLES), tenantIds: fc.constant([HOME]) }),
   "users.update": fc.record({ id: later(() => home.staffId), role: fc.constantFrom(...ROLES), name: fc.constant("Renamed") }),

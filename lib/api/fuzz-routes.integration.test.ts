@@ -86,6 +86,14 @@ const BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> = 
     bizKey: fc.uuid().map((u) => `receipt-${u}`),
     reason: fc.constant("channel answer"),
   }),
+  // No store signed these: every one is refused (and audited), whatever the fuzzer makes of it.
+  "app/api/v1/stores/apple/notifications/[tenant]/route.ts": fc.record({
+    signedPayload: fc.constantFrom(
+      "a.b.c",
+      `${Buffer.from(JSON.stringify({ alg: "ES256", x5c: ["AAAA", "BBBB", "CCCC"] })).toString("base64url")}.${Buffer.from('{"signedDate":1}').toString("base64url")}.AAAA`,
+      `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.e30.`,
+    ),
+  }),
   "app/api/v1/orders/[orderNo]/grants/route.ts": fc.record({ sku: fc.constantFrom("gems-6480", "skin-dragon"), quantity: fc.constantFrom(1, 6480, 2 ** 40), grantId: fc.uuid() }),
 };
 

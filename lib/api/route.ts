@@ -16,7 +16,7 @@ import { logger } from "@/lib/log";
 import { findOrder } from "@/lib/orders/queries/find-order";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import { fieldProblems, hasNul, nulProblems } from "@/lib/validation";
-import { authenticateApiRequest, withRetryAfter } from "./key-throttle";
+import { authenticateApiRequest, authenticateApiRequestForOrder, withRetryAfter } from "./key-throttle";
 import type { ApiCaller } from "./keys";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -108,6 +108,52 @@ export function apiRoute<S extends z.ZodType>(
         params,
         request,
         log: log.child({ tenant: caller.tenantId }),
+      });
+    } catch (error) {
+      return withRetryAfter(errorResponse(error, requestId, log, "en"), error);
+    }
+  };
+  return Object.assign(handler, { auth: "api-key" as const });
+}
+
+export interface ApiOrderRouteContext<T> extends ApiRouteContext<T> {
+  /** The order the path's {orderNo} names, within the key's tenant. */
+  readonly order: OrderSnapshot;
+}
+
+/**
+ * apiRoute() for the routes whose path names an order ({orderNo}): the key and the order are looked
+ * up in one statement (authenticateApiKeyForOrder), and the handler gets the order. Answers as
+ * apiRoute() followed by pathOrder() would: 401/429 for the key first, then 400 for the input, then
+ * 404 for an order the key's tenant does not have.
+ */
+export function apiOrderRoute<S extends z.ZodType>(
+  spec: { readonly name: string; readonly input: S },
+  handle: (ctx: ApiOrderRouteContext<z.output<S>>) => Promise<Response>,
+): ApiRouteHandler {
+  const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
+    const requestId = request.headers.get("x-request-id") ?? randomUUID();
+    const log = logger.child({ route: spec.name, requestId });
+    try {
+      // A path no order can have (a NUL) is still judged on its key first, then answered 404.
+      const params = await pathParams(context).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === "not-found") return null;
+        throw error;
+      });
+      const orderNo = params ? String(params.orderNo) : null;
+      const { caller, order } =
+        orderNo === null ? { caller: await authenticateApiRequest(request.headers), order: null } : await authenticateApiRequestForOrder(request.headers, orderNo);
+      if (!params) throw new AppError("not-found");
+      const input = await parseInput(spec.input, request);
+      if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo: orderNo! });
+      return await handle({
+        caller,
+        actor: `apikey:${caller.tenantId}/${caller.keyName}`,
+        input,
+        params,
+        request,
+        log: log.child({ tenant: caller.tenantId }),
+        order,
       });
     } catch (error) {
       return withRetryAfter(errorResponse(error, requestId, log, "en"), error);
@@ -219,4 +265,34 @@ export function errorResponse(error: unknown, requestId: string, log: typeof log
   // Says when to come back, so integrators' clients retry the outage instead of failing the call.
   const headers = publicError.code === "unavailable" ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined;
   return NextResponse.json({ error: shown, ...extra }, { status: HTTP_STATUS[publicError.code], headers });
+}
+
+/** A store's notification route: no key or session — the store's signature on the body is the credential. */
+export type StoreRouteHandler = Handler & { readonly auth: "store-signature" };
+
+export interface StoreRouteContext<T> {
+  readonly input: T;
+  readonly params: Params;
+  readonly log: typeof logger;
+}
+
+/**
+ * The one way to write a route a store (App Store, Google Play) calls: zod input from a bounded JSON
+ * body, the same error shape as every route, in English. The handler must verify the store's
+ * signature before it believes anything in the body, and refuse (401) what does not verify; the
+ * builder marks the route so lib/auth/entrypoints.integration.test.ts holds it to exactly that.
+ */
+export function storeRoute<S extends z.ZodType>(spec: { readonly name: string; readonly input: S }, handle: (ctx: StoreRouteContext<z.output<S>>) => Promise<Response>): StoreRouteHandler {
+  const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
+    const requestId = request.headers.get("x-request-id") ?? randomUUID();
+    const log = logger.child({ route: spec.name, requestId });
+    try {
+      const params = await pathParams(context);
+      const input = await parseInput(spec.input, request);
+      return await handle({ input, params, log });
+    } catch (error) {
+      return errorResponse(error, requestId, log, "en");
+    }
+  };
+  return Object.assign(handler, { auth: "store-signature" as const });
 }

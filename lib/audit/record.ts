@@ -48,7 +48,11 @@ export type CaseAuditAction =
   | "refund.requested"
   | "refund.sent"
   | "refund.confirmed"
-  | "refund.failed";
+  | "refund.failed"
+  /** A store notification refused before it was stored (bad signature, another app): issue 16. */
+  | "store.notification-refused"
+  /** A store notification stored, with what it did (the order's timeline shows it). */
+  | "store.notification";
 
 export interface AuditInput {
   readonly actor: string;

@@ -119,6 +119,7 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
     refunding: minutes(120),
   }),
   "settings.update-refund-approval": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, amount: "99" }),
+  "settings.update-apple-store": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, bundleId: "com.example.game", environment: "Sandbox" }),
   "settings.update-unpaid-timeout": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, timeout: minutes(45) }),
   "settings.update-canned-reasons": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, close: "the player asked us to cancel" }),
   "users.create": () => ({ email: "new@example.com", name: "New", role: "agent", tenantIds: [HOME] }),
@@ -202,7 +203,7 @@ describe.each(actionFiles.map((f) => [path.relative(process.cwd(), f), f]))("ser
 type Route = ((req: NextRequest, ctx: { params: Promise<object> }) => Promise<Response>) & {
   permission?: Permission;
   scopeKind?: string;
-  auth?: "api-key" | "api-key-or-staff";
+  auth?: "api-key" | "api-key-or-staff" | "store-signature";
 };
 
 describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("route %s", (relative, file) => {
@@ -212,7 +213,7 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
     expect(methods.length).toBeGreaterThan(0);
     for (const method of methods) {
       const handler = mod[method] as Route;
-      expect(handler.permission ?? handler.auth, `${method} must be built with staffRoute, apiRoute or apiKeyOrStaffRoute`).toBeDefined();
+      expect(handler.permission ?? handler.auth, `${method} must be built with staffRoute, apiRoute, apiKeyOrStaffRoute or storeRoute`).toBeDefined();
       const call = (headers: Record<string, string> = {}, params: Record<string, string> = { orderNo: "X-1" }, query = "") =>
         handler(
           new NextRequest(`http://localhost/x${query ? `?${query}` : ""}`, {
@@ -223,6 +224,29 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
           { params: Promise.resolve(params) },
         );
       const before = await tableCounts();
+
+      if (handler.auth === "store-signature") {
+        // A store's route: the signature is the credential, whoever is signed in. Nothing signed,
+        // a signature by no store, and a staff session are each refused — for a tenant that exists
+        // (STORE_SAMPLES) — and each refusal is recorded in the audit log, nothing else.
+        const sample = STORE_SAMPLES[relative];
+        expect(sample, `${relative} is a store's route: add a refused sample to STORE_SAMPLES`).toBeDefined();
+        const { params, body } = sample!();
+        const refusedBefore = await getPrisma().auditEvent.count({ where: { action: "store.notification-refused" } });
+        for (const signedIn of [false, true]) {
+          if (signedIn) signInAs("manager", [HOME]);
+          else signOut();
+          const response = await handler(
+            new NextRequest("http://localhost/x", { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+            { params: Promise.resolve(params) },
+          );
+          expect(response.status).toBe(401);
+          expect(await response.json()).toMatchObject({ error: { code: "unauthenticated" } });
+        }
+        expect(await getPrisma().auditEvent.count({ where: { action: "store.notification-refused" } })).toBe(refusedBefore + 2);
+        expect(await tableCounts()).toEqual(before);
+        continue;
+      }
 
       signOut();
       const anonymous = await call();
@@ -261,6 +285,14 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
     }
   });
 });
+
+/** Per store route: a notification for tenant HOME that no store signed. */
+const STORE_SAMPLES: Readonly<Record<string, () => { params: Record<string, string>; body: unknown }>> = {
+  "app/api/v1/stores/apple/notifications/[tenant]/route.ts": () => ({
+    params: { tenant: HOME },
+    body: { signedPayload: `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${Buffer.from("{}").toString("base64url")}.` },
+  }),
+};
 
 /** A case of tenant HOME (issue 13): a payment that arrived after its order closed. */
 const caseHome = { caseId: 0 };

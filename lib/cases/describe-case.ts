@@ -87,6 +87,8 @@ export function describeCase(e: CaseExplanation, t: Translate, locale: Locale): 
       });
     case "reversal-impossible":
       return t("cases.explain.reversal-impossible", { refund: e.refundKey, why: e.refusal ? describeProblem(e.refusal, t, locale) : t("cases.explain.noReason") });
+    case "store-refund-reversed":
+      return t("cases.explain.store-refund-reversed", { transaction: e.transactionId });
     case "other":
       return t("cases.explain.other", { kind: e.caseKind });
     default:

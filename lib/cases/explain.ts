@@ -38,6 +38,8 @@ export type CaseExplanation =
     }
   | { readonly kind: "delivery-unrecorded"; readonly sku: string; readonly quantity: number; readonly grantId: string; readonly refusal: Refusal | null }
   | { readonly kind: "reversal-impossible"; readonly refundKey: string; readonly refusal: Refusal | null }
+  /** The store reversed a refund the order had already taken (bizKey: the store's transaction id). */
+  | { readonly kind: "store-refund-reversed"; readonly transactionId: string }
   /** A kind this version does not know, or a detail that is not what its writer writes. */
   | { readonly kind: "other"; readonly caseKind: string };
 
@@ -119,6 +121,8 @@ export function explainCase(c: CaseFacts): CaseExplanation {
     }
     case "reversal-impossible":
       return { kind: c.kind, refundKey: c.bizKey, refusal: isRefusal(c.detail.refusal) ? c.detail.refusal : null };
+    case "store-refund-reversed":
+      return { kind: c.kind, transactionId: str(c.detail.transactionId) ?? c.bizKey };
     default:
       return other;
   }

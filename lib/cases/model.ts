@@ -28,6 +28,7 @@ export const MONEY_KINDS = [
   "payment-after-refund",
   "second-payment",
   "reversal-impossible",
+  "store-refund-reversed",
 ] as const satisfies readonly ExceptionKind[];
 /** Goods owed that did not arrive. */
 export const DELIVERY_KINDS = ["delivery-incomplete", "delivery-failed"] as const satisfies readonly ExceptionKind[];

@@ -77,6 +77,7 @@ export function legalOffers(c: CaseFacts): CaseOffer[] {
       break;
     }
     case "reversal-impossible":
+    case "store-refund-reversed":
       break;
   }
   offers.push({ kind: "dismiss" });

@@ -30,6 +30,8 @@ const TABLES: Readonly<Record<Prisma.ModelName, string>> = {
   AuditCheckpoint: "audit_checkpoints",
   PaymentRefund: "payment_refunds",
   SavedView: "saved_views",
+  StoreNotification: "store_notifications",
+  StorePurchase: "store_purchases",
 };
 
 const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
@@ -52,6 +54,8 @@ const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
   AuditCheckpoint: Prisma.AuditCheckpointScalarFieldEnum,
   PaymentRefund: Prisma.PaymentRefundScalarFieldEnum,
   SavedView: Prisma.SavedViewScalarFieldEnum,
+  StoreNotification: Prisma.StoreNotificationScalarFieldEnum,
+  StorePurchase: Prisma.StorePurchaseScalarFieldEnum,
 };
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -121,6 +125,22 @@ describe("schema.prisma agrees with the SQL migrations", () => {
 
     await db.orderNote.create({ data: { tenantId: "schema-check", orderId: order.id, author: "a", body: "called the player" } });
     await db.auditCheckpoint.create({ data: { heads: [], facts: 0, hash: Buffer.from("h") } });
+    await db.storePurchase.create({ data: { tenantId: "schema-check", store: "appstore", transactionId: "t-1", originalTransactionId: "t-1", orderId: order.id } });
+    await db.storeNotification.create({
+      data: {
+        tenantId: "schema-check",
+        store: "appstore",
+        notificationId: "n-1",
+        type: "REFUND",
+        environment: "Sandbox",
+        transactionId: "t-1",
+        originalTransactionId: "t-1",
+        orderId: order.id,
+        signedAt: new Date(),
+        outcome: "applied",
+        payload: { notificationType: "REFUND" },
+      },
+    });
 
     const counts = await Promise.all([
       db.tenant.count(),
@@ -141,8 +161,10 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       db.auditCheckpoint.count(),
       db.paymentRefund.count(),
       db.savedView.count(),
+      db.storePurchase.count(),
+      db.storeNotification.count(),
     ]);
-    expect(counts).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(counts).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     // Every fact written above joined a chain, whose heads the trigger keeps: one per order, one
     // for the audit row without a tenant.
     expect(await db.auditChainHead.count()).toBe(2);

@@ -117,6 +117,12 @@ export function describeProblem(problem: Problem, t: Translate, locale: Locale):
       return say({ roles: or(problem.roles.map((r) => t(`roles.${r}`))) });
     case "assignee-not-eligible":
       return say({ email: problem.email });
+    case "store-signature-invalid":
+      return say({ reason: problem.reason });
+    case "store-app-mismatch":
+      return say({ field: problem.field, expected: problem.expected, actual: problem.actual });
+    case "store-not-connected":
+      return say({ store: problem.store });
     case "too-short":
     case "too-small":
       return say({ min: problem.min });

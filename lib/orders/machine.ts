@@ -15,7 +15,7 @@ export const ORDER_EVENTS = [
 ] as const;
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
-export const SOURCES = ["console", "api", "job", "callback"] as const;
+export const SOURCES = ["console", "api", "job", "callback", "store"] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Named preconditions of one edge; each is evaluated by guards.ts. */

@@ -46,5 +46,7 @@ export const EXCEPTION_KINDS = [
   "delivery-incomplete",
   "reversal-impossible",
   "delivery-failed",
+  /** The store reversed a refund after the order was refunded (terminal): the goods are the player's again. */
+  "store-refund-reversed",
 ] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];

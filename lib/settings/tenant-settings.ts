@@ -19,6 +19,9 @@ export interface TenantSettingsView {
   readonly caseSlaSeconds: Readonly<Partial<Record<string, number>>>;
   /** Where the tenant's signed webhooks go (the channel hears of refund requests there). */
   readonly webhookUrl: string | null;
+  /** The App Store app whose notifications the tenant accepts (issue 16); null: not connected. */
+  readonly appleBundleId: string | null;
+  readonly appleEnvironment: string | null;
   /**
    * The row's version for stale-edit checks: ISO 8601 with microseconds, exactly as stored (a Date
    * would drop the microseconds and never match again — which is also why this read is raw SQL:
@@ -41,6 +44,8 @@ const settingsRow = z.object({
   cannedReasons: storedCannedReasons,
   caseSlaSeconds: z.record(z.string(), z.number()),
   webhookUrl: z.string().nullable(),
+  appleBundleId: z.string().nullable(),
+  appleEnvironment: z.string().nullable(),
   updatedAt: z.string(),
   lastChange: z.object({ actor: z.string(), at: z.coerce.date() }).nullable(),
 });
@@ -54,6 +59,7 @@ export async function listTenantSettings(scope: readonly string[]): Promise<Tena
     `SELECT s.tenant_id AS "tenantId", t.name AS "tenantName", t.currency, s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds",
             s.max_dwell_seconds AS "maxDwellSeconds", s.refund_approval_amount AS "refundApprovalAmount",
             s.canned_reasons AS "cannedReasons", s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl",
+            s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment",
             to_char(s.updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt",
             (SELECT json_build_object('actor', a.actor, 'at', a.created_at) FROM audit_events a
               WHERE a.action = 'settings.updated' AND a.target = 'tenant:' || s.tenant_id

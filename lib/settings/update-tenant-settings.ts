@@ -6,6 +6,7 @@ import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { assertNever, ORDER_EVENTS } from "@/lib/orders/machine";
 import { EXCEPTION_KINDS, type ExceptionKind } from "@/lib/orders/types";
+import type { AppleEnvironment } from "@/lib/stores/apple/environments";
 import { storedCannedReasons, type CannedReasons } from "./canned-reasons";
 import { DWELL_STATES, type DwellState } from "./durations";
 import { ISO_MICROS } from "./tenant-settings";
@@ -18,7 +19,14 @@ export type SettingsChange =
   /** Per kind of case, how long it may wait (lib/cases): applies to cases filed from then on. */
   | { readonly field: "case_sla_seconds"; readonly value: Readonly<Record<ExceptionKind, number>> }
   /** Where signed webhooks go (the refund requests among them); null: nowhere. */
-  | { readonly field: "webhook_url"; readonly value: string | null };
+  | { readonly field: "webhook_url"; readonly value: string | null }
+  /** The App Store app whose signed notifications the tenant accepts (issue 16); nulls: not connected. */
+  | { readonly field: "apple_store"; readonly value: AppleStoreSettings };
+
+export interface AppleStoreSettings {
+  readonly bundleId: string | null;
+  readonly environment: AppleEnvironment | null;
+}
 
 export type SettingsField = SettingsChange["field"];
 
@@ -34,6 +42,8 @@ const lockedRow = z.object({
   cannedReasons: storedCannedReasons,
   caseSlaSeconds: z.record(z.string(), z.number()),
   webhookUrl: z.string().nullable(),
+  appleBundleId: z.string().nullable(),
+  appleEnvironment: z.string().nullable(),
   currency: z.string(),
   matches: z.boolean(),
 });
@@ -87,6 +97,16 @@ function planChange(row: z.output<typeof lockedRow>, change: SettingsChange): { 
     case "webhook_url":
       if (row.webhookUrl === change.value) return null;
       return { assignment: `webhook_url = $2`, value: change.value, before: row.webhookUrl, after: change.value };
+    case "apple_store": {
+      const before = { bundleId: row.appleBundleId, environment: row.appleEnvironment };
+      if (before.bundleId === change.value.bundleId && before.environment === change.value.environment) return null;
+      return {
+        assignment: `apple_bundle_id = $2::jsonb ->> 'bundleId', apple_environment = $2::jsonb ->> 'environment'`,
+        value: JSON.stringify(change.value),
+        before,
+        after: change.value,
+      };
+    }
     default:
       return assertNever(change);
   }
@@ -110,7 +130,8 @@ export async function updateTenantSettings(tenantId: string, expectedUpdatedAt: 
         lockedRow,
         `SELECT s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds", s.max_dwell_seconds AS "maxDwellSeconds",
                 s.refund_approval_amount AS "refundApprovalAmount", s.canned_reasons AS "cannedReasons",
-                s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl", t.currency, s.updated_at = $2::timestamptz AS matches
+                s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl",
+                s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment", t.currency, s.updated_at = $2::timestamptz AS matches
          FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 FOR UPDATE OF s`,
         [tenantId, expectedUpdatedAt],
       );

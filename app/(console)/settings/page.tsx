@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
+import { AppleStoreForm } from "@/components/settings/apple-store-form";
 import { CannedReasonsForm } from "@/components/settings/canned-reasons-form";
 import { CaseSlaForm } from "@/components/settings/case-sla-form";
 import { DwellForm } from "@/components/settings/dwell-form";
@@ -71,6 +72,11 @@ export default async function SettingsPage() {
             <h3 className="font-medium">{t("caseSla.title")}</h3>
             <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("caseSla.description")}</p>
             <CaseSlaForm tenant={s.tenantId} updatedAt={s.updatedAt} slaSeconds={s.caseSlaSeconds} />
+          </div>
+          <div className="border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("appleStore.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("appleStore.description", { url: `/api/v1/stores/apple/notifications/${s.tenantId}` })}</p>
+            <AppleStoreForm tenant={s.tenantId} updatedAt={s.updatedAt} bundleId={s.appleBundleId} environment={s.appleEnvironment} />
           </div>
         </section>
       ))}

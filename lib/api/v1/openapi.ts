@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the integration API, generated from the zod schemas the routes
 // parse with (OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what zod emits).
 import { z } from "zod";
+import { notificationBody } from "@/lib/stores/apple/model";
 import { createOrderBody, errorBody, eventBody, grantBody, orderView, refundEventBody, refundView } from "./schemas";
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
@@ -54,6 +55,7 @@ export function openApiDocument(serverUrl: string) {
         RefundEvent: json(refundEventBody),
         Refund: z.toJSONSchema(refundView),
         Error: z.toJSONSchema(errorBody),
+        AppleNotification: json(notificationBody),
       },
     },
     paths: {
@@ -104,6 +106,29 @@ export function openApiDocument(serverUrl: string) {
             }),
             "404": error("Unknown refund (or another tenant's)."),
             ...common,
+          },
+        },
+      },
+      "/api/v1/stores/apple/notifications/{tenant}": {
+        post: {
+          summary: "App Store Server Notifications V2 for one tenant's app (called by Apple, not with a key)",
+          description:
+            "Set as the app's notification URL (Version 2) in App Store Connect. No API key: the body's JWS, verified up to Apple Root CA - G3 with the bundle id and environment of the tenant's settings, is the credential. 200 only once the notification is stored; a retry of a stored notificationUUID is a duplicate and changes nothing.",
+          security: [],
+          parameters: [{ name: "tenant", in: "path", required: true, schema: { type: "string" }, description: "the tenant (product) id" }],
+          requestBody: body("AppleNotification"),
+          responses: {
+            "200": reply("Stored (and acted on), or a duplicate of a stored notification.", {
+              type: "object",
+              properties: { result: { type: "string", enum: ["stored", "duplicate"] }, outcome: { type: "string" }, notificationUUID: { type: "string" } },
+              required: ["result", "outcome", "notificationUUID"],
+            }),
+            "401": error("Not signed by Apple: the signature or its certificate chain does not verify (recorded)."),
+            "403": error("For another app or environment, or the tenant has connected no app (recorded)."),
+            "404": error("Unknown tenant."),
+            "400": common["400"],
+            "413": common["413"],
+            "415": common["415"],
           },
         },
       },

@@ -16,6 +16,7 @@ import {
   playerOrders,
   type PlayerOrderCursor,
 } from "@/lib/players/queries/player-orders";
+import { playerStoreEvents } from "@/lib/players/queries/player-store-events";
 import { playerSummary, refundRate, type PlayerMoney } from "@/lib/players/queries/player-summary";
 
 export const dynamic = "force-dynamic";
@@ -51,9 +52,10 @@ export default async function PlayerPage({ params, searchParams }: Props) {
   const after = decodePlayerCursor(first(query.after));
   const before = after ? undefined : decodePlayerCursor(first(query.before));
 
-  const [product, summary, page, t, locale] = await Promise.all([
+  const [product, summary, storeEvents, page, t, locale] = await Promise.all([
     getPrisma().tenant.findUnique({ where: { id: tenantId }, select: { name: true } }),
     playerSummary(tenantId, playerId),
+    playerStoreEvents(tenantId, playerId),
     playerOrders({ tenantId, playerId, after, before }),
     getTranslations("player"),
     getLocale(),
@@ -153,6 +155,57 @@ export default async function PlayerPage({ params, searchParams }: Props) {
               </tbody>
             </table>
           </div>
+        )}
+      </section>
+
+      <section aria-labelledby="player-store-heading" className="space-y-2">
+        <h2 id="player-store-heading" className="font-semibold">
+          {t("storeEvents.title")}
+        </h2>
+        {storeEvents.total === 0 ? (
+          <p className="text-sm text-slate-600">{t("storeEvents.none")}</p>
+        ) : (
+          <>
+            <p className="text-sm text-slate-700" data-testid="player-store-summary">
+              {t("storeEvents.summary", { refunds: storeEvents.refunds, reversals: storeEvents.reversals })}
+            </p>
+            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+              <table className="w-full border-collapse text-sm" data-testid="player-store-events">
+                <caption className="sr-only">{t("storeEvents.caption")}</caption>
+                <thead>
+                  <tr className="border-b border-slate-200 text-left text-slate-500">
+                    <th scope="col" className="p-3 font-medium">{t("storeEvents.type")}</th>
+                    <th scope="col" className="p-3 font-medium">{t("storeEvents.orderNo")}</th>
+                    <th scope="col" className="p-3 font-medium">{t("storeEvents.transaction")}</th>
+                    <th scope="col" className="p-3 font-medium">{t("storeEvents.outcome")}</th>
+                    <th scope="col" className="p-3 font-medium">{t("storeEvents.signed")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {storeEvents.events.map((e) => (
+                    <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
+                      <td className="p-3">{t(`storeEvents.types.${e.type}`)}</td>
+                      <td className="p-3">
+                        <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
+                          {e.orderNo}
+                        </Link>
+                      </td>
+                      <td className="break-all p-3 font-mono text-xs text-slate-700">{e.transactionId ?? "—"}</td>
+                      <td className="p-3">{t(`storeEvents.outcomes.${e.outcome}`)}</td>
+                      <td className="p-3 text-xs text-slate-700">
+                        <Time value={e.signedAt} />
+                        {e.deadlineAt ? (
+                          <div className="text-slate-500">
+                            {t("storeEvents.deadline")} <Time value={e.deadlineAt} />
+                          </div>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </section>
 

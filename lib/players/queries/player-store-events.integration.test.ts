@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { getPool } from "@/lib/db/pool";
+import { appleNotificationBody, testAppleChain, type TestAppleChain } from "@/lib/test/apple-store";
+import { useFreshDatabase } from "@/lib/test/database";
+import { connectedTenant, deliveredStoreOrder, postAppleNotification } from "@/lib/test/store-orders";
+import { playerStoreEvents } from "./player-store-events";
+import { playerSummary } from "./player-summary";
+
+useFreshDatabase();
+
+// The player page's store refunds (issue 16): what the App Store said about one player's orders,
+// and the refunds it made counted in the player's lifetime money.
+
+const T = "store-player";
+const T0 = Date.UTC(2026, 11, 1, 8);
+let apple: TestAppleChain;
+
+beforeAll(async () => {
+  apple = await testAppleChain();
+  process.env.APPLE_TEST_ROOT_PEM = apple.rootPem;
+  await connectedTenant(T);
+});
+
+describe("a player's store refunds", () => {
+  it("lists refunds, reversals and reviews of the player's orders, newest first, and counts the store's refunds in the refund rate", async () => {
+    const a = await deliveredStoreOrder(T, "tx-a");
+    const b = await deliveredStoreOrder(T, "tx-b");
+    await deliveredStoreOrder(T, "tx-c");
+    const player = (await getPool().query<{ player_id: string }>(`SELECT player_id FROM orders WHERE id = $1`, [a.id])).rows[0]!.player_id;
+    await getPool().query(`UPDATE orders SET player_id = $1 WHERE id = ANY($2::bigint[])`, [player, [a.id, b.id]]);
+    const send = async (type: string, transactionId: string, minutes: number) =>
+      expect((await postAppleNotification(T, await appleNotificationBody(apple, { type, transactionId, signedAt: T0 + minutes * 60_000 }))).status).toBe(200);
+    await send("CONSUMPTION_REQUEST", "tx-a", 0);
+    await send("REFUND", "tx-a", 10);
+    await send("REFUND", "tx-b", 20);
+    await send("REFUND_REVERSED", "tx-b", 30);
+    await send("TEST", "tx-b", 40);
+
+    const events = await playerStoreEvents(T, player);
+    expect(events).toMatchObject({ total: 4, refunds: 2, reversals: 1 });
+    expect(events.events.map((e) => [e.orderNo, e.type, e.outcome])).toEqual([
+      [b.orderNo, "REFUND_REVERSED", "case-filed"],
+      [b.orderNo, "REFUND", "applied"],
+      [a.orderNo, "REFUND", "applied"],
+      [a.orderNo, "CONSUMPTION_REQUEST", "recorded"],
+    ]);
+    expect(events.events[3]!.deadlineAt?.getTime()).toBe(T0 + 12 * 3_600_000);
+
+    const summary = await playerSummary(T, player);
+    expect(summary.money).toEqual([{ currency: "CNY", orders: 2, paidOrders: 2, paid: 12_00, refundedOrders: 2, refunded: 12_00 }]);
+    expect(summary.exceptions.map((e) => e.kind)).toEqual(["store-refund-reversed"]);
+  });
+});

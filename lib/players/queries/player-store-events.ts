@@ -1,0 +1,61 @@
+import "server-only";
+import { z } from "zod";
+import { getPool } from "@/lib/db/pool";
+import { rows } from "@/lib/db/sql";
+import { NOTIFICATION_OUTCOMES, REFUND_SIGNALS } from "@/lib/stores/apple/model";
+
+// What the stores said about a player's orders (issue 16): refunds, declined and reversed refunds,
+// and refund reviews (consumption requests), newest first — the refund-abuse facts an agent reads
+// beside the player's money. A range of the player's orders (tenant_id, player_id, created_at),
+// then the notifications of each by (tenant_id, order_id).
+
+export const STORE_EVENT_TYPES = [...REFUND_SIGNALS, "CONSUMPTION_REQUEST"] as const;
+export type StoreEventType = (typeof STORE_EVENT_TYPES)[number];
+
+export const PLAYER_STORE_EVENT_LIMIT = 50;
+
+const eventRow = z.object({
+  id: z.number(),
+  orderNo: z.string(),
+  store: z.string(),
+  type: z.enum(STORE_EVENT_TYPES),
+  outcome: z.enum(NOTIFICATION_OUTCOMES),
+  transactionId: z.string().nullable(),
+  signedAt: z.coerce.date(),
+  deadlineAt: z.coerce.date().nullable(),
+  refunds: z.number(),
+  reversals: z.number(),
+  total: z.number(),
+});
+
+export type PlayerStoreEvent = Omit<z.output<typeof eventRow>, "refunds" | "reversals" | "total">;
+
+export interface PlayerStoreEvents {
+  readonly events: readonly PlayerStoreEvent[];
+  readonly total: number;
+  /** Notifications the store refunded by, and reversed refunds, over the player's whole history here. */
+  readonly refunds: number;
+  readonly reversals: number;
+}
+
+export const PLAYER_STORE_EVENTS_SQL = `
+  SELECT n.id::int AS id, o.order_no AS "orderNo", n.store, n.type, n.outcome, n.transaction_id AS "transactionId",
+         n.signed_at AS "signedAt", n.deadline_at AS "deadlineAt",
+         count(*) FILTER (WHERE n.type = 'REFUND') OVER ()::int AS refunds,
+         count(*) FILTER (WHERE n.type = 'REFUND_REVERSED') OVER ()::int AS reversals,
+         count(*) OVER ()::int AS total
+  FROM orders o
+  JOIN store_notifications n ON n.tenant_id = o.tenant_id AND n.order_id = o.id
+  WHERE o.tenant_id = $1 AND o.player_id = $2 AND n.type = ANY($3::text[])
+  ORDER BY n.signed_at DESC, n.id DESC
+  LIMIT $4`;
+
+export async function playerStoreEvents(tenantId: string, playerId: string, limit = PLAYER_STORE_EVENT_LIMIT): Promise<PlayerStoreEvents> {
+  const found = await rows(getPool(), eventRow, PLAYER_STORE_EVENTS_SQL, [tenantId, playerId, STORE_EVENT_TYPES, limit]);
+  return {
+    events: found.map(({ refunds: _r, reversals: _v, total: _t, ...e }) => e),
+    total: found[0]?.total ?? 0,
+    refunds: found[0]?.refunds ?? 0,
+    reversals: found[0]?.reversals ?? 0,
+  };
+}

@@ -1,0 +1,87 @@
+// Database fixtures for the App Store tests: a tenant connected to the test App Store app, a
+// delivered store order paid by a given transaction, the route called as Apple calls it, and the
+// ledger of an order as the assertions compare it.
+import { NextRequest } from "next/server";
+import { POST } from "@/app/api/v1/stores/apple/notifications/[tenant]/route";
+import { getPool } from "@/lib/db/pool";
+import { grant } from "@/lib/orders/grant";
+import { transit } from "@/lib/orders/transit";
+import { createOrder } from "@/lib/seed/orders";
+import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
+import { listTenantSettings } from "@/lib/settings/tenant-settings";
+import type { AppleEnvironment } from "@/lib/stores/apple/environments";
+
+export const BUNDLE_ID = "com.example.game";
+
+export async function connectedTenant(id: string, app: { bundleId: string | null; environment: AppleEnvironment | null } = { bundleId: BUNDLE_ID, environment: "Sandbox" }) {
+  await ensureTenant(getPool(), tenantSpec(id));
+  const [settings] = await listTenantSettings([id]);
+  await updateTenantSettings(id, settings!.updatedAt, { field: "apple_store", value: app }, "staff:manager@example.com");
+}
+
+/** A store order of 60 gems (and a cosmetic), paid by `transactionId` and fully delivered. */
+export async function deliveredStoreOrder(tenantId: string, transactionId: string): Promise<{ id: number; orderNo: string }> {
+  const order = await createOrder(getPool(), {
+    tenantId,
+    amount: 6_00,
+    lines: [
+      { sku: "gems-60", kind: "currency", quantity: 60 },
+      { sku: "skin-cat", kind: "cosmetic", quantity: 1 },
+    ],
+  });
+  const ok = (r: { result: string }) => {
+    if (r.result !== "applied") throw new Error(`fixture step ${r.result}`);
+  };
+  ok(await transit({ orderId: order.id, event: "pay", bizKey: transactionId, amount: 6_00, actor: STORE_CHANNEL, source: "callback" }));
+  ok(await transit({ orderId: order.id, event: "begin-delivery", bizKey: "", actor: "game", source: "api" }));
+  ok(await grant({ orderId: order.id, sku: "gems-60", quantity: 60, grantId: `g-${transactionId}`, actor: "game", source: "api" }));
+  ok(await grant({ orderId: order.id, sku: "skin-cat", quantity: 1, grantId: `s-${transactionId}`, actor: "game", source: "api" }));
+  ok(await transit({ orderId: order.id, event: "confirm-delivery", bizKey: "", actor: "game", source: "api" }));
+  return { id: order.id, orderNo: order.orderNo };
+}
+
+const STORE_CHANNEL = "appstore";
+
+/** POSTs a body to the notification route as Apple does; answers the status and the JSON. */
+export async function postAppleNotification(tenant: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await POST(
+    new NextRequest("http://localhost/api/v1/stores/apple/notifications/x", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    { params: Promise.resolve({ tenant }) },
+  );
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+export interface OrderLedger {
+  readonly state: string;
+  /** Per line: what the grants ledger holds now. */
+  readonly held: Record<string, number>;
+  /** Every transition after delivery: event, source and actor. */
+  readonly refundTransitions: readonly string[];
+  readonly reversals: number;
+  readonly cases: readonly string[];
+}
+
+/** The order's ledger as the store tests compare it. */
+export async function orderLedger(orderId: number): Promise<OrderLedger> {
+  const pool = getPool();
+  const [order, grants, transitions, cases] = await Promise.all([
+    pool.query<{ state: string }>(`SELECT state FROM orders WHERE id = $1`, [orderId]),
+    pool.query<{ sku: string; held: number; reversals: number }>(
+      `SELECT sku, sum(quantity)::int AS held, count(*) FILTER (WHERE quantity < 0)::int AS reversals FROM grants WHERE order_id = $1 GROUP BY sku ORDER BY sku`,
+      [orderId],
+    ),
+    pool.query<{ t: string }>(
+      `SELECT event || '/' || source || '/' || actor AS t FROM order_transitions WHERE order_id = $1 AND event IN ('request-refund', 'confirm-refund', 'reject-refund') ORDER BY id`,
+      [orderId],
+    ),
+    pool.query<{ k: string }>(`SELECT kind || ':' || status AS k FROM order_exceptions WHERE order_id = $1 ORDER BY id`, [orderId]),
+  ]);
+  return {
+    state: order.rows[0]!.state,
+    held: Object.fromEntries(grants.rows.map((g) => [g.sku, g.held])),
+    refundTransitions: transitions.rows.map((r) => r.t),
+    reversals: grants.rows.reduce((n, g) => n + g.reversals, 0),
+    cases: cases.rows.map((r) => r.k),
+  };
+}

@@ -13,7 +13,6 @@ import { browserLocale } from "@/lib/i18n/browser-locale";
 import type { Locale } from "@/lib/i18n/locales";
 import { toPublicError } from "@/lib/i18n/public-error";
 import { logger } from "@/lib/log";
-import { findOrder } from "@/lib/orders/queries/find-order";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import { fieldProblems, hasNul, nulProblems } from "@/lib/validation";
 import { authenticateApiRequest, authenticateApiRequestForOrder, withRetryAfter } from "./key-throttle";
@@ -53,8 +52,7 @@ export function staffRoute<S extends z.ZodType, R>(
   handle: (ctx: StaffRouteContext<z.output<S>, R>) => Promise<unknown>,
 ): RouteHandler {
   const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
-    const requestId = request.headers.get("x-request-id") ?? randomUUID();
-    const log = logger.child({ route: spec.name, requestId });
+    const { requestId, log } = requestLog(request, spec.name);
     let locale: Locale | undefined;
     try {
       const staff = await currentStaff();
@@ -95,8 +93,7 @@ export function apiRoute<S extends z.ZodType>(
   handle: (ctx: ApiRouteContext<z.output<S>>) => Promise<Response>,
 ): ApiRouteHandler {
   const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
-    const requestId = request.headers.get("x-request-id") ?? randomUUID();
-    const log = logger.child({ route: spec.name, requestId });
+    const { requestId, log } = requestLog(request, spec.name);
     try {
       const caller = await authenticateApiRequest(request.headers);
       const params = await pathParams(context);
@@ -124,16 +121,15 @@ export interface ApiOrderRouteContext<T> extends ApiRouteContext<T> {
 /**
  * apiRoute() for the routes whose path names an order ({orderNo}): the key and the order are looked
  * up in one statement (authenticateApiKeyForOrder), and the handler gets the order. Answers as
- * apiRoute() followed by pathOrder() would: 401/429 for the key first, then 400 for the input, then
- * 404 for an order the key's tenant does not have.
+ * apiRoute() would, then 404 for an order the key's tenant does not have: 401/429 for the key first,
+ * then 400 for the input, then 404.
  */
 export function apiOrderRoute<S extends z.ZodType>(
   spec: { readonly name: string; readonly input: S },
   handle: (ctx: ApiOrderRouteContext<z.output<S>>) => Promise<Response>,
 ): ApiRouteHandler {
   const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
-    const requestId = request.headers.get("x-request-id") ?? randomUUID();
-    const log = logger.child({ route: spec.name, requestId });
+    const { requestId, log } = requestLog(request, spec.name);
     try {
       // A path no order can have (a NUL) is still judged on its key first, then answered 404.
       const params = await pathParams(context).catch((error: unknown) => {
@@ -195,8 +191,7 @@ export function apiKeyOrStaffRoute<S extends z.ZodType>(
   handle: (ctx: KeyOrStaffRouteContext<z.output<S>>) => Promise<Response>,
 ): KeyOrStaffRouteHandler {
   const handler = async (request: NextRequest): Promise<Response> => {
-    const requestId = request.headers.get("x-request-id") ?? randomUUID();
-    const log = logger.child({ route: spec.name, requestId });
+    const { requestId, log } = requestLog(request, spec.name);
     const byKey = request.headers.has("authorization");
     let locale: Locale | undefined = byKey ? "en" : undefined;
     try {
@@ -221,12 +216,10 @@ export function apiKeyOrStaffRoute<S extends z.ZodType>(
   return Object.assign(handler, { auth: "api-key-or-staff" as const, permission: spec.permission, scopeKind: "none" as const });
 }
 
-/** The order named by the path's {orderNo}, within the API key's tenant; else 404. */
-export async function pathOrder(caller: ApiCaller, params: Params): Promise<OrderSnapshot> {
-  const orderNo = String(params.orderNo);
-  const order = await findOrder(caller.tenantId, orderNo);
-  if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo });
-  return order;
+/** The request's id (the caller's x-request-id, else a new one) and a log that names it and the route. */
+function requestLog(request: NextRequest, route: string) {
+  const requestId = request.headers.get("x-request-id") ?? randomUUID();
+  return { requestId, log: logger.child({ route, requestId }) };
 }
 
 async function parseInput<S extends z.ZodType>(schema: S, request: NextRequest): Promise<z.output<S>> {
@@ -284,8 +277,7 @@ export interface StoreRouteContext<T> {
  */
 export function storeRoute<S extends z.ZodType>(spec: { readonly name: string; readonly input: S }, handle: (ctx: StoreRouteContext<z.output<S>>) => Promise<Response>): StoreRouteHandler {
   const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
-    const requestId = request.headers.get("x-request-id") ?? randomUUID();
-    const log = logger.child({ route: spec.name, requestId });
+    const { requestId, log } = requestLog(request, spec.name);
     try {
       const params = await pathParams(context);
       const input = await parseInput(spec.input, request);

@@ -45,10 +45,3 @@ export function SourceName({ source }: { source: string }) {
   const t = useTranslations("orderPage.sources");
   return isOneOf(SOURCES, source) ? <>{t(source)}</> : <span className="font-mono">{source}</span>;
 }
-
-const OUTBOX_STATUSES = ["pending", "delivered", "dead"] as const;
-
-export function OutboxStatusName({ status }: { status: string }) {
-  const t = useTranslations("orderPage.outboxStates");
-  return isOneOf(OUTBOX_STATUSES, status) ? <>{t(status)}</> : <span className="font-mono">{status}</span>;
-}

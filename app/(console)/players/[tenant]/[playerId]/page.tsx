@@ -5,6 +5,7 @@ import { orderHref } from "@/components/orders/orders-table";
 import { ExceptionKindName } from "@/components/orders/names";
 import { StateBadge } from "@/components/orders/state-badge";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
 import { tenantScope } from "@/lib/auth/scope";
@@ -118,43 +119,31 @@ export default async function PlayerPage({ params, searchParams }: Props) {
         {summary.exceptions.length === 0 ? (
           <p className="text-sm text-slate-600">{t("exceptions.none")}</p>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-red-200 bg-white">
-            <table className="w-full border-collapse text-sm" data-testid="player-exceptions">
-              <caption className="sr-only">{t("exceptions.caption")}</caption>
-              <thead>
-                <tr className="border-b border-slate-200 text-left text-slate-500">
-                  <th scope="col" className="p-3 font-medium">{t("exceptions.kind")}</th>
-                  <th scope="col" className="p-3 font-medium">{t("orders.orderNo")}</th>
-                  <th scope="col" className="p-3 text-right font-medium">{t("orders.amount")}</th>
-                  <th scope="col" className="p-3 font-medium">{t("exceptions.status")}</th>
-                  <th scope="col" className="p-3 font-medium">{t("exceptions.filed")}</th>
+          <Table caption={t("exceptions.caption")} testId="player-exceptions" border="border-red-200" columns={[{ label: t("exceptions.kind") }, { label: t("orders.orderNo") }, { label: t("orders.amount"), align: "right" }, { label: t("exceptions.status") }, { label: t("exceptions.filed") }]}>
+            <tbody>
+              {summary.exceptions.map((e) => (
+                <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
+                  <td className="p-3">
+                    <ExceptionKindName kind={e.kind} />
+                    {e.bizKey ? <div className="break-all font-mono text-xs text-slate-500">{e.bizKey}</div> : null}
+                  </td>
+                  <td className="p-3">
+                    <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
+                      {e.orderNo}
+                    </Link>
+                  </td>
+                  <td className="whitespace-nowrap p-3 text-right tabular-nums">{e.amount !== null ? formatMoney(e.amount, e.currency, locale) : "—"}</td>
+                  <td className="whitespace-nowrap p-3">
+                    {t(`exceptions.statuses.${e.status === "in-progress" ? "inProgress" : "open"}`)}
+                    {e.overdue ? <span className="ml-2 rounded bg-red-50 px-1.5 py-0.5 text-xs text-red-800">{t("exceptions.overdue")}</span> : null}
+                  </td>
+                  <td className="p-3 text-xs text-slate-700">
+                    <Time value={e.createdAt} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {summary.exceptions.map((e) => (
-                  <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
-                    <td className="p-3">
-                      <ExceptionKindName kind={e.kind} />
-                      {e.bizKey ? <div className="break-all font-mono text-xs text-slate-500">{e.bizKey}</div> : null}
-                    </td>
-                    <td className="p-3">
-                      <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                        {e.orderNo}
-                      </Link>
-                    </td>
-                    <td className="whitespace-nowrap p-3 text-right tabular-nums">{e.amount !== null ? formatMoney(e.amount, e.currency, locale) : "—"}</td>
-                    <td className="whitespace-nowrap p-3">
-                      {t(`exceptions.statuses.${e.status === "in-progress" ? "inProgress" : "open"}`)}
-                      {e.overdue ? <span className="ml-2 rounded bg-red-50 px-1.5 py-0.5 text-xs text-red-800">{t("exceptions.overdue")}</span> : null}
-                    </td>
-                    <td className="p-3 text-xs text-slate-700">
-                      <Time value={e.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         )}
       </section>
 
@@ -169,42 +158,30 @@ export default async function PlayerPage({ params, searchParams }: Props) {
             <p className="text-sm text-slate-700" data-testid="player-store-summary">
               {t("storeEvents.summary", { refunds: storeEvents.refunds, reversals: storeEvents.reversals })}
             </p>
-            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-              <table className="w-full border-collapse text-sm" data-testid="player-store-events">
-                <caption className="sr-only">{t("storeEvents.caption")}</caption>
-                <thead>
-                  <tr className="border-b border-slate-200 text-left text-slate-500">
-                    <th scope="col" className="p-3 font-medium">{t("storeEvents.type")}</th>
-                    <th scope="col" className="p-3 font-medium">{t("storeEvents.orderNo")}</th>
-                    <th scope="col" className="p-3 font-medium">{t("storeEvents.transaction")}</th>
-                    <th scope="col" className="p-3 font-medium">{t("storeEvents.outcome")}</th>
-                    <th scope="col" className="p-3 font-medium">{t("storeEvents.signed")}</th>
+            <Table caption={t("storeEvents.caption")} testId="player-store-events" columns={[{ label: t("storeEvents.type") }, { label: t("storeEvents.orderNo") }, { label: t("storeEvents.transaction") }, { label: t("storeEvents.outcome") }, { label: t("storeEvents.signed") }]}>
+              <tbody>
+                {storeEvents.events.map((e) => (
+                  <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
+                    <td className="p-3">{t(`storeEvents.types.${e.type}`)}</td>
+                    <td className="p-3">
+                      <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
+                        {e.orderNo}
+                      </Link>
+                    </td>
+                    <td className="break-all p-3 font-mono text-xs text-slate-700">{e.transactionId ?? "—"}</td>
+                    <td className="p-3">{t(`storeEvents.outcomes.${e.outcome}`)}</td>
+                    <td className="p-3 text-xs text-slate-700">
+                      <Time value={e.signedAt} />
+                      {e.deadlineAt ? (
+                        <div className="text-slate-500">
+                          {t("storeEvents.deadline")} <Time value={e.deadlineAt} />
+                        </div>
+                      ) : null}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {storeEvents.events.map((e) => (
-                    <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
-                      <td className="p-3">{t(`storeEvents.types.${e.type}`)}</td>
-                      <td className="p-3">
-                        <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                          {e.orderNo}
-                        </Link>
-                      </td>
-                      <td className="break-all p-3 font-mono text-xs text-slate-700">{e.transactionId ?? "—"}</td>
-                      <td className="p-3">{t(`storeEvents.outcomes.${e.outcome}`)}</td>
-                      <td className="p-3 text-xs text-slate-700">
-                        <Time value={e.signedAt} />
-                        {e.deadlineAt ? (
-                          <div className="text-slate-500">
-                            {t("storeEvents.deadline")} <Time value={e.deadlineAt} />
-                          </div>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </Table>
           </>
         )}
       </section>
@@ -216,41 +193,29 @@ export default async function PlayerPage({ params, searchParams }: Props) {
         {page.rows.length === 0 ? (
           <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{firstPage ? t("orders.none") : t("orders.pageEmpty")}</p>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-            <table className="w-full border-collapse text-sm" data-testid="player-orders">
-              <caption className="sr-only">{t("orders.caption")}</caption>
-              <thead>
-                <tr className="border-b border-slate-200 text-left text-slate-500">
-                  <th scope="col" className="p-3 font-medium">{t("orders.orderNo")}</th>
-                  <th scope="col" className="p-3 text-right font-medium">{t("orders.amount")}</th>
-                  <th scope="col" className="p-3 font-medium">{t("orders.state")}</th>
-                  <th scope="col" className="p-3 font-medium">{t("orders.since")}</th>
-                  <th scope="col" className="p-3 font-medium">{t("orders.created")}</th>
+          <Table caption={t("orders.caption")} testId="player-orders" columns={[{ label: t("orders.orderNo") }, { label: t("orders.amount"), align: "right" }, { label: t("orders.state") }, { label: t("orders.since") }, { label: t("orders.created") }]}>
+            <tbody>
+              {page.rows.map((o) => (
+                <tr key={o.id} className="border-b border-slate-100 align-top last:border-0">
+                  <td className="whitespace-nowrap p-3">
+                    <Link href={orderHref(tenantId, o.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
+                      {o.orderNo}
+                    </Link>
+                  </td>
+                  <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency, locale)}</td>
+                  <td className="whitespace-nowrap p-3">
+                    <StateBadge state={o.state} />
+                  </td>
+                  <td className="p-3 text-xs text-slate-700">
+                    <Time value={o.stateAt} />
+                  </td>
+                  <td className="p-3 text-xs text-slate-700">
+                    <Time value={o.createdAt} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.rows.map((o) => (
-                  <tr key={o.id} className="border-b border-slate-100 align-top last:border-0">
-                    <td className="whitespace-nowrap p-3">
-                      <Link href={orderHref(tenantId, o.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
-                        {o.orderNo}
-                      </Link>
-                    </td>
-                    <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency, locale)}</td>
-                    <td className="whitespace-nowrap p-3">
-                      <StateBadge state={o.state} />
-                    </td>
-                    <td className="p-3 text-xs text-slate-700">
-                      <Time value={o.stateAt} />
-                    </td>
-                    <td className="p-3 text-xs text-slate-700">
-                      <Time value={o.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         )}
         <nav aria-label={t("orders.pages")} className="flex items-center gap-2">
           {!firstPage ? (

@@ -9,8 +9,22 @@ import type { TenantChoice } from "@/lib/audit/queries/tenant-choices";
 import { SOURCES } from "@/lib/orders/machine";
 
 /** A value for <input type="datetime-local">: the instant in UTC, to the second. */
-export function utcInputValue(date: Date | undefined): string {
+function utcInputValue(date: Date | undefined): string {
   return date ? date.toISOString().slice(0, 19) : "";
+}
+
+/** A log's "from" and "to" filters: UTC date-times to the second, as the log stores them. */
+export function UtcRangeFields({ idPrefix, from, to, labels }: { idPrefix: string; from?: Date; to?: Date; labels: { from: string; to: string; hint: string } }) {
+  return (
+    <>
+      <Field label={labels.from} htmlFor={`${idPrefix}-from`} hint={labels.hint}>
+        <Input id={`${idPrefix}-from`} name="from" type="datetime-local" step={1} defaultValue={utcInputValue(from)} />
+      </Field>
+      <Field label={labels.to} htmlFor={`${idPrefix}-to`} hint={labels.hint}>
+        <Input id={`${idPrefix}-to`} name="to" type="datetime-local" step={1} defaultValue={utcInputValue(to)} />
+      </Field>
+    </>
+  );
 }
 
 /**
@@ -99,12 +113,7 @@ export function AuditFilterForm({
           ))}
         </Select>
       </Field>
-      <Field label={t("from")} htmlFor="filter-from" hint={t("utcHint")}>
-        <Input id="filter-from" name="from" type="datetime-local" step={1} defaultValue={utcInputValue(filters.from)} />
-      </Field>
-      <Field label={t("to")} htmlFor="filter-to" hint={t("utcHint")}>
-        <Input id="filter-to" name="to" type="datetime-local" step={1} defaultValue={utcInputValue(filters.to)} />
-      </Field>
+      <UtcRangeFields idPrefix="filter" from={filters.from} to={filters.to} labels={{ from: t("from"), to: t("to"), hint: t("utcHint") }} />
       <Field label={t("reason")} htmlFor="filter-reason">
         <Select id="filter-reason" name="reason" defaultValue={raw.reason ?? ""}>
           <option value="">{t("any")}</option>

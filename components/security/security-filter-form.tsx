@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { utcInputValue } from "@/components/audit/audit-filter-form";
+import { UtcRangeFields } from "@/components/audit/audit-filter-form";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { actionsOfKind, SECURITY_KINDS } from "@/lib/audit/queries/kinds";
@@ -34,12 +34,7 @@ export function SecurityFilterForm({ filters, raw }: { filters: SecurityFilters;
       <Field label={t("ip")} htmlFor="security-ip">
         <Input id="security-ip" name="ip" defaultValue={raw.ip ?? ""} autoComplete="off" className="font-mono" />
       </Field>
-      <Field label={t("from")} htmlFor="security-from" hint={t("utcHint")}>
-        <Input id="security-from" name="from" type="datetime-local" step={1} defaultValue={utcInputValue(filters.from)} />
-      </Field>
-      <Field label={t("to")} htmlFor="security-to" hint={t("utcHint")}>
-        <Input id="security-to" name="to" type="datetime-local" step={1} defaultValue={utcInputValue(filters.to)} />
-      </Field>
+      <UtcRangeFields idPrefix="security" from={filters.from} to={filters.to} labels={{ from: t("from"), to: t("to"), hint: t("utcHint") }} />
       <div className="flex items-center gap-3 sm:col-span-2 lg:col-span-5">
         <Button type="submit">{t("apply")}</Button>
         <Link href="/admin/security" className="text-sm text-slate-700 underline-offset-2 hover:underline">

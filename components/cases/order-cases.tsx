@@ -1,21 +1,17 @@
 import { getTranslations } from "next-intl/server";
-import { requireResource, requireStaff } from "@/lib/auth/page";
 import { can } from "@/lib/auth/permissions";
-import { orderScope } from "@/lib/auth/scope";
-import { actorOf } from "@/lib/auth/staff";
+import { actorOf, type Staff } from "@/lib/auth/staff";
 import { isActive } from "@/lib/cases/model";
 import { listAssignees } from "@/lib/cases/queries/assignees";
 import { loadOrderCases } from "@/lib/cases/queries/order-cases";
+import type { OrderSnapshot } from "@/lib/orders/types";
 import { CaseCard } from "./case-card";
 
 /**
  * The order page's cases, at the top: the open ones with what can be done about them, the closed
- * ones folded away below. Self-contained (it resolves the order through the same scope rule as the
- * page), so the page only places it.
+ * ones folded away below. For the order the page has already resolved through its scope rule.
  */
-export async function OrderCases({ tenant, orderNo }: { tenant: string; orderNo: string }) {
-  const staff = await requireStaff("orders:view");
-  const order = await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
+export async function OrderCases({ order, staff }: { order: Pick<OrderSnapshot, "tenantId" | "id">; staff: Staff }) {
   const me = actorOf(staff);
   const cases = await loadOrderCases(order.tenantId, order.id, { actor: me, role: staff.role });
   if (cases.length === 0) return null;

@@ -40,7 +40,7 @@ export default async function OrderPage({ params }: Props) {
   const tenant = pathSegment(rawTenant);
   const orderNo = pathSegment(rawOrderNo);
   // Out of scope looks exactly like missing (and is audited): ids cannot be probed across tenants.
-  await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
+  const resolved = await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
   const [detail, facts] = await Promise.all([getOrderDetail(tenant, orderNo), getOrderPageFacts(tenant, orderNo)]);
   if (!detail || !facts) notFound();
   const { order } = detail;
@@ -96,7 +96,7 @@ export default async function OrderPage({ params }: Props) {
       </section>
 
       {/* Cases on this order (issue 13): open ones first, with what can be done about them. */}
-      <OrderCases tenant={tenant} orderNo={orderNo} />
+      <OrderCases order={resolved} staff={staff} />
 
 
       <section className="rounded-lg border border-slate-200 bg-white p-5">

@@ -1,6 +1,5 @@
 import "server-only";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
-import { AppError } from "@/lib/errors";
 import { changeCase, judgeClaim, type ClaimInput } from "./claim";
 import { lockCase } from "./lock";
 import type { CaseStatus } from "./model";
@@ -21,7 +20,6 @@ export async function dismissCase(input: DismissInput): Promise<DismissResult> {
   return transaction(
     async (tx: PrismaTransaction): Promise<DismissResult> => {
       const locked = await lockCase(tx, input.caseId);
-      if (!locked) throw new AppError("not-found");
       const claim = judgeClaim(locked, { ...input, offer: "dismiss" });
       if (claim.kind === "duplicate") return { result: "duplicate", status: claim.facts.status };
       await changeCase(tx, claim.facts, {

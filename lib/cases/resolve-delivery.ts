@@ -1,6 +1,5 @@
 import "server-only";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
-import { AppError } from "@/lib/errors";
 import { grant, type GrantResult } from "@/lib/orders/grant";
 import { repairDelivery, type RepairDeliveryResult } from "@/lib/orders/repair-delivery";
 import type { Refusal } from "@/lib/problems";
@@ -41,7 +40,6 @@ export async function resolveDeliveryCase(input: DeliveryResolveInput): Promise<
   const claimed = await transaction(
     async (tx: PrismaTransaction): Promise<{ facts: CaseFacts } | { duplicate: CaseStatus }> => {
       const locked = await lockCase(tx, input.caseId);
-      if (!locked) throw new AppError("not-found");
       const claim = judgeClaim(locked, input);
       if (claim.kind === "duplicate") return { duplicate: claim.facts.status };
       // The same submission again reruns the (idempotent) work, but is not a second choice.

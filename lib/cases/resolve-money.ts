@@ -46,7 +46,6 @@ export async function resolveMoneyCase(input: MoneyResolveInput): Promise<MoneyR
   return transaction(
     async (tx: PrismaTransaction): Promise<MoneyResolveResult> => {
       const locked = await lockCase(tx, input.caseId);
-      if (!locked) throw new AppError("not-found");
       const claim = judgeClaim(locked, input);
       if (claim.kind === "duplicate") return { result: "duplicate", status: claim.facts.status };
       const { facts, offer } = claim;

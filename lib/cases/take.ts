@@ -26,7 +26,6 @@ export async function takeCase(input: TakeInput): Promise<TakeResult> {
   return transaction(
     async (tx: PrismaTransaction): Promise<TakeResult> => {
       const locked = await lockCase(tx, input.caseId);
-      if (!locked) throw new AppError("not-found");
       const c = locked.facts;
       if (!isActive(c.status)) throw new AppError("conflict", { kind: "case-closed", status: c.status, by: c.resolvedBy && personOf(c.resolvedBy) });
       if (c.owner === input.actor) return { result: "already-yours", owner: c.owner };
@@ -68,7 +67,6 @@ export async function assignCase(input: AssignInput): Promise<TakeResult> {
   return transaction(
     async (tx: PrismaTransaction): Promise<TakeResult> => {
       const locked = await lockCase(tx, input.caseId);
-      if (!locked) throw new AppError("not-found");
       const c = locked.facts;
       if (!isActive(c.status)) throw new AppError("conflict", { kind: "case-closed", status: c.status, by: c.resolvedBy && personOf(c.resolvedBy) });
       if (c.owner === input.assignee) return { result: "already-yours", owner: c.owner };

@@ -33,6 +33,7 @@ export async function consolePages(db: pg.Pool): Promise<ConsolePage[]> {
     { name: "player", path: `/players/${order.tenant_id}/${encodeURIComponent(order.player_id)}`, who: "manager" },
     { name: "search", path: `/search?q=${encodeURIComponent(order.player_id)}`, who: "manager" },
     { name: "queues", path: "/queues", who: "manager" },
+    { name: "refund-reviews", path: "/refund-reviews", who: "manager" },
     { name: "dashboard", path: "/dashboard", who: "manager" },
     { name: "bulk", path: "/bulk", who: "manager" },
     { name: "approvals", path: "/approvals", who: "manager" },

@@ -80,10 +80,15 @@ export type RequestProblem =
   | { readonly kind: "assignee-not-eligible"; readonly email: string }
   /** A store notification whose signature does not verify up to the store's pinned root (lib/stores). */
   | { readonly kind: "store-signature-invalid"; readonly reason: StoreSignatureFailure }
+  /** A Google Play push whose OIDC token (Authorization: Bearer) Google did not issue for this tenant's push subscription. */
+  | { readonly kind: "store-token-invalid"; readonly reason: StoreTokenFailure }
   /** Signed by the store, but for an app or environment this tenant did not connect. */
-  | { readonly kind: "store-app-mismatch"; readonly field: "bundleId" | "environment"; readonly expected: string; readonly actual: string }
-  /** The tenant has not connected its App Store app (settings): nothing from the store is accepted. */
-  | { readonly kind: "store-not-connected"; readonly store: "appstore" };
+  | { readonly kind: "store-app-mismatch"; readonly field: "bundleId" | "environment" | "packageName"; readonly expected: string; readonly actual: string }
+  /** The tenant has not connected its App Store app or Google Play app (settings): nothing from that store is accepted. */
+  | { readonly kind: "store-not-connected"; readonly store: "appstore" | "googleplay" };
+
+/** Why a push's OIDC token was refused: not a token, not Google's signature, expired, or not for this tenant's subscription. */
+export type StoreTokenFailure = "missing" | "malformed" | "signature" | "expired" | "issuer" | "audience" | "email";
 
 /** Why a store's signed payload was refused; one token each, so tests and logs can name it. */
 export type StoreSignatureFailure =

@@ -39,7 +39,7 @@ const OTHER = "fuzz-other";
 /** Runs per action: the score of actions take about ten seconds. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
 
-const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, meId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, doomedViewId: 0 };
+const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, meId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, doomedViewId: 0, reviewId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -59,6 +59,10 @@ beforeAll(async () => {
   home.viewId = Number((await getPrisma().savedView.create({ data: { tenantId: HOME, ownerId: me.id, name: "Fuzzed", shared: true } })).id);
   home.doomedViewId = Number((await getPrisma().savedView.create({ data: { tenantId: HOME, ownerId: me.id, name: "Doomed", shared: true } })).id);
   home.keyPrefix = (await createApiKey({ tenantId: HOME, name: "fuzz-key", actor: "test" })).summary.prefix;
+  const review = await getPrisma().refundReview.create({
+    data: { tenantId: HOME, store: "appstore", requestId: "fuzz-review", transactionId: `txn-${order.id}`, orderId: order.id, requestedAt: new Date(), deadlineAt: new Date(Date.now() + 3_600_000) },
+  });
+  home.reviewId = Number(review.id);
   await refreshSettingsVersion();
 });
 
@@ -104,7 +108,20 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
     bundleId: fc.constantFrom("com.example.game", "", "not a bundle"),
     environment: fc.constantFrom("Production", "Sandbox", "Xcode"),
   }),
+  "settings.update-google-play": fc.record({
+    tenant: fc.constant(HOME),
+    expectedUpdatedAt: later(() => home.settingsVersion),
+    packageName: fc.constantFrom("com.example.game", "", "not a package", "1com.x"),
+    pushAudience: fc.constantFrom("https://console.example.com/push", "", "x".repeat(600)),
+    pushServiceAccount: fc.constantFrom("push@example.iam.gserviceaccount.com", "", "not an email"),
+  }),
   "settings.update-unpaid-timeout": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), timeout: minutes }),
+  "settings.update-refund-reviews": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), autoSend: fc.boolean() }),
+  "refund-reviews.send": fc.record({
+    reviewId: fc.oneof(later(() => home.reviewId), fc.constantFrom(2 ** 40, -1, "1e3")),
+    customerConsented: fc.boolean(),
+    refundPreference: fc.constantFrom(0, 1, 2, 3, 4),
+  }),
   "users.create": fc.record({ email: fc.uuid().map((u) => `${u}@example.com`), name: fc.constant("New"), role: fc.constantFrom(...ROLES), tenantIds: fc.constant([HOME]) }),
   "users.update": fc.record({ id: later(() => home.staffId), role: fc.constantFrom(...ROLES), name: fc.constant("Renamed") }),
   "users.reset-password": fc.record({ id: later(() => home.staffId) }),

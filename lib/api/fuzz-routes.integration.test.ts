@@ -94,6 +94,14 @@ const BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> = 
       `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.e30.`,
     ),
   }),
+  // No OIDC token from Google: every push is refused (and audited), whatever the fuzzer makes of its body.
+  "app/api/v1/stores/google/notifications/[tenant]/route.ts": fc.record({
+    message: fc.record({
+      data: fc.constantFrom("", "bm90IGpzb24=", Buffer.from('{"packageName":"com.example.game","eventTimeMillis":"1"}').toString("base64")),
+      messageId: fc.constantFrom("1", "", "x".repeat(200)),
+    }),
+    subscription: fc.constantFrom("projects/p/subscriptions/s"),
+  }),
   "app/api/v1/orders/[orderNo]/grants/route.ts": fc.record({ sku: fc.constantFrom("gems-6480", "skin-dragon"), quantity: fc.constantFrom(1, 6480, 2 ** 40), grantId: fc.uuid() }),
 };
 

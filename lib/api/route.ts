@@ -266,6 +266,8 @@ export type StoreRouteHandler = Handler & { readonly auth: "store-signature" };
 export interface StoreRouteContext<T> {
   readonly input: T;
   readonly params: Params;
+  /** The request's headers: a store may carry its credential there (Google's Pub/Sub push: a Bearer OIDC token). */
+  readonly headers: Headers;
   readonly log: typeof logger;
 }
 
@@ -281,7 +283,7 @@ export function storeRoute<S extends z.ZodType>(spec: { readonly name: string; r
     try {
       const params = await pathParams(context);
       const input = await parseInput(spec.input, request);
-      return await handle({ input, params, log });
+      return await handle({ input, params, headers: request.headers, log });
     } catch (error) {
       return errorResponse(error, requestId, log, "en");
     }

@@ -52,7 +52,14 @@ export type CaseAuditAction =
   /** A store notification refused before it was stored (bad signature, another app): issue 16. */
   | "store.notification-refused"
   /** A store notification stored, with what it did (the order's timeline shows it). */
-  | "store.notification";
+  | "store.notification"
+  /** A run of the Google Play Voided Purchases poll: its window, what it read, and where its cursor moved. */
+  | "store.voided-purchases-polled"
+  /** A store's refund review (lib/stores/reviews): the answer queued with exactly what is sent, and what became of it. */
+  | "refund-review.answered"
+  | "refund-review.sent"
+  | "refund-review.failed"
+  | "refund-review.expired";
 
 export interface AuditInput {
   readonly actor: string;

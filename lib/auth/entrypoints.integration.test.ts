@@ -78,7 +78,7 @@ async function tableCounts(): Promise<Record<string, number>> {
 const deniedCount = () => getPrisma().auditEvent.count({ where: { action: "access.denied" } });
 
 /** Resources of tenant HOME that the samples point at. */
-const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0 };
+const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, reviewId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -95,6 +95,10 @@ beforeAll(async () => {
   home.settingsVersion = (await listTenantSettings([HOME]))[0]!.updatedAt;
   const view = await getPrisma().savedView.create({ data: { tenantId: HOME, ownerId: user.id, name: "Stuck", shared: true, filters: { stuck: true } } });
   home.viewId = Number(view.id);
+  const review = await getPrisma().refundReview.create({
+    data: { tenantId: HOME, store: "appstore", requestId: randomUUID(), transactionId: "txn-scope", orderId: order.id, requestedAt: new Date(), deadlineAt: new Date(Date.now() + 3_600_000) },
+  });
+  home.reviewId = Number(review.id);
 });
 
 const reason = "checking the scope rules";
@@ -120,6 +124,15 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   }),
   "settings.update-refund-approval": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, amount: "99" }),
   "settings.update-apple-store": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, bundleId: "com.example.game", environment: "Sandbox" }),
+  "settings.update-google-play": () => ({
+    tenant: HOME,
+    expectedUpdatedAt: home.settingsVersion,
+    packageName: "com.example.game",
+    pushAudience: "https://console.example.com/api/v1/stores/google/notifications/home",
+    pushServiceAccount: "play-push@example.iam.gserviceaccount.com",
+  }),
+  "settings.update-refund-reviews": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, autoSend: true }),
+  "refund-reviews.send": () => ({ reviewId: home.reviewId, customerConsented: true, refundPreference: 3 }),
   "settings.update-unpaid-timeout": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, timeout: minutes(45) }),
   "settings.update-canned-reasons": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, close: "the player asked us to cancel" }),
   "users.create": () => ({ email: "new@example.com", name: "New", role: "agent", tenantIds: [HOME] }),
@@ -291,6 +304,14 @@ const STORE_SAMPLES: Readonly<Record<string, () => { params: Record<string, stri
   "app/api/v1/stores/apple/notifications/[tenant]/route.ts": () => ({
     params: { tenant: HOME },
     body: { signedPayload: `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${Buffer.from("{}").toString("base64url")}.` },
+  }),
+  // A well-formed Pub/Sub push without the OIDC token Google attaches.
+  "app/api/v1/stores/google/notifications/[tenant]/route.ts": () => ({
+    params: { tenant: HOME },
+    body: {
+      message: { data: Buffer.from(JSON.stringify({ packageName: "com.example.game", eventTimeMillis: "1", testNotification: {} })).toString("base64"), messageId: "1" },
+      subscription: "projects/p/subscriptions/s",
+    },
   }),
 };
 

@@ -211,6 +211,20 @@ export function caseScope<I>(pick: (input: I) => number): ScopeRule<I, { readonl
   };
 }
 
+/** A store refund review (lib/stores/reviews) of a tenant in the caller's scope. */
+export function refundReviewScope<I>(pick: (input: I) => number): ScopeRule<I, { readonly id: number; readonly tenantId: string }> {
+  return {
+    kind: "refund-review",
+    target: (input) => `refund-review:${pick(input)}`,
+    async resolve(input, staff) {
+      const review = await getPrisma().refundReview.findUnique({ where: { id: pick(input) }, select: { id: true, tenantId: true } });
+      if (!review) return missing();
+      if (!inScope(staff, review.tenantId)) return outOfScope("tenant out of scope");
+      return found({ id: Number(review.id), tenantId: review.tenantId });
+    },
+  };
+}
+
 /**
  * Resolves a rule for a caller: the resource, or an AppError to answer with. An out-of-scope
  * attempt is audited (access.denied) before the caller hears "not found".

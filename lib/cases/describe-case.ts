@@ -89,6 +89,10 @@ export function describeCase(e: CaseExplanation, t: Translate, locale: Locale): 
       return t("cases.explain.reversal-impossible", { refund: e.refundKey, why: e.refusal ? describeProblem(e.refusal, t, locale) : t("cases.explain.noReason") });
     case "store-refund-reversed":
       return t("cases.explain.store-refund-reversed", { transaction: e.transactionId });
+    case "store-partial-refund":
+      return e.voidedQuantity === null
+        ? t("cases.explain.store-partial-refund-unknown", { transaction: e.transactionId })
+        : t("cases.explain.store-partial-refund", { transaction: e.transactionId, quantity: e.voidedQuantity });
     case "other":
       return t("cases.explain.other", { kind: e.caseKind });
     default:

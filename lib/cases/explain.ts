@@ -40,6 +40,8 @@ export type CaseExplanation =
   | { readonly kind: "reversal-impossible"; readonly refundKey: string; readonly refusal: Refusal | null }
   /** The store reversed a refund the order had already taken (bizKey: the store's transaction id). */
   | { readonly kind: "store-refund-reversed"; readonly transactionId: string }
+  /** The store refunded part of the order (bizKey: the store's transaction id); the quantity when the store said it. */
+  | { readonly kind: "store-partial-refund"; readonly transactionId: string; readonly voidedQuantity: number | null }
   /** A kind this version does not know, or a detail that is not what its writer writes. */
   | { readonly kind: "other"; readonly caseKind: string };
 
@@ -123,6 +125,8 @@ export function explainCase(c: CaseFacts): CaseExplanation {
       return { kind: c.kind, refundKey: c.bizKey, refusal: isRefusal(c.detail.refusal) ? c.detail.refusal : null };
     case "store-refund-reversed":
       return { kind: c.kind, transactionId: str(c.detail.transactionId) ?? c.bizKey };
+    case "store-partial-refund":
+      return { kind: c.kind, transactionId: str(c.detail.transactionId) ?? c.bizKey, voidedQuantity: num(c.detail.voidedQuantity) };
     default:
       return other;
   }

@@ -29,6 +29,7 @@ export const MONEY_KINDS = [
   "second-payment",
   "reversal-impossible",
   "store-refund-reversed",
+  "store-partial-refund",
 ] as const satisfies readonly ExceptionKind[];
 /** Goods owed that did not arrive. */
 export const DELIVERY_KINDS = ["delivery-incomplete", "delivery-failed"] as const satisfies readonly ExceptionKind[];

@@ -78,6 +78,7 @@ export function legalOffers(c: CaseFacts): CaseOffer[] {
     }
     case "reversal-impossible":
     case "store-refund-reversed":
+    case "store-partial-refund":
       break;
   }
   offers.push({ kind: "dismiss" });

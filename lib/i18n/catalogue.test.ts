@@ -55,6 +55,7 @@ const EXAMPLES: { readonly [K in ProblemKind]: Extract<Problem, { kind: K }> } =
   "sign-in-locked": { kind: "sign-in-locked", minutes: 15 },
   "invalid-json": { kind: "invalid-json" },
   "store-signature-invalid": { kind: "store-signature-invalid", reason: "untrusted-root" },
+  "store-token-invalid": { kind: "store-token-invalid", reason: "audience" },
   "store-app-mismatch": { kind: "store-app-mismatch", field: "bundleId", expected: "com.example.game", actual: "com.other.app" },
   "store-not-connected": { kind: "store-not-connected", store: "appstore" },
   "order-differs": { kind: "order-differs", orderNo: "XX1", fields: ["amount", "lines"] },

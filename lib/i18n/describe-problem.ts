@@ -118,6 +118,7 @@ export function describeProblem(problem: Problem, t: Translate, locale: Locale):
     case "assignee-not-eligible":
       return say({ email: problem.email });
     case "store-signature-invalid":
+    case "store-token-invalid":
       return say({ reason: problem.reason });
     case "store-app-mismatch":
       return say({ field: problem.field, expected: problem.expected, actual: problem.actual });

@@ -135,6 +135,7 @@ describe("terminating every backend of the database during a mixed load", () => 
       signal: controller.signal,
       intervalMs: 50,
       checkpointIntervalMs: 50,
+      voidedPollCheckMs: 50,
       onReport: (job) => lastRun.set(job, Date.now()),
       onError: (_job, error) => workerErrors.push(error),
     }).finally(() => (workerReturned = true));

@@ -5,12 +5,14 @@ import { getPool } from "@/lib/db/pool";
 import { rows, type Queryable } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
-import { markRefundsSent } from "@/lib/refunds/mark-sent";
+import { markRefundsSent, RELAY_ACTOR } from "@/lib/refunds/mark-sent";
+import { PAST_DEADLINE } from "@/lib/stores/reviews/model";
+import { answerOf, settleReviewAnswers } from "@/lib/stores/reviews/settle-answers";
 import { backoffMs } from "./backoff";
 import { NO_WEBHOOK } from "./no-webhook";
 import { runConcurrently } from "./run-concurrently";
 import { MESSAGE_ID_HEADER, TOPIC_HEADER } from "./signature";
-import { postSigned } from "./signed-post";
+import { postSigned, putJson } from "./signed-post";
 
 /** Attempts before a message is `dead` (then ops retry it from the console). ~4 h of trying. */
 export const MAX_DELIVERY_ATTEMPTS = 15;
@@ -118,6 +120,8 @@ interface Settlement {
   readonly tenantId: string;
   /** Set for `refund.requested` messages: the refund the channel has now been told about. */
   readonly refundId: string | null;
+  /** Set for a refund review's answer (lib/stores/reviews): the review the store has now been answered on. */
+  readonly reviewId: number | null;
   readonly status: Status;
   /** 1 when a request was made, 0 when none was (no webhook). */
   readonly tried: number;
@@ -150,19 +154,27 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
   });
   const settlements: Settlement[] = [];
   await runConcurrently(claimed, options.concurrency ?? 16, async (message) => {
-    if (!message.webhookUrl || !message.signingSecret) {
+    // A refund review's answer goes to the store's own API, and never once the store stopped listening.
+    const answer = answerOf(message.topic, message.payload);
+    if (answer && Date.parse(answer.deadlineAt) <= (options.now ?? new Date()).getTime()) {
+      settlements.push({ ...about(message), status: "dead", tried: 0, error: PAST_DEADLINE, retryInMs: null, leaseUntil: message.leaseUntil });
+      return;
+    }
+    if (!answer && (!message.webhookUrl || !message.signingSecret)) {
       settlements.push({ ...about(message), status: "delivered", tried: 0, error: NO_WEBHOOK, retryInMs: null, leaseUntil: message.leaseUntil });
       return;
     }
-    const sent = await postSigned({
-      fetch,
-      url: message.webhookUrl,
-      secret: message.signingSecret,
-      body: JSON.stringify(message.payload),
-      headers: { [MESSAGE_ID_HEADER]: String(message.id), [TOPIC_HEADER]: message.topic },
-      timeoutMs,
-      ...(options.now ? { now: options.now } : {}),
-    });
+    const sent = answer
+      ? await putJson({ fetch, url: answer.url, body: JSON.stringify(answer.body), timeoutMs })
+      : await postSigned({
+          fetch,
+          url: message.webhookUrl!,
+          secret: message.signingSecret!,
+          body: JSON.stringify(message.payload),
+          headers: { [MESSAGE_ID_HEADER]: String(message.id), [TOPIC_HEADER]: message.topic },
+          timeoutMs,
+          ...(options.now ? { now: options.now } : {}),
+        });
     if (sent.ok) {
       settlements.push({ ...about(message), status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil });
       return;
@@ -191,11 +203,11 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
   };
 }
 
-/** Which message a settlement is about, and which refund when it carries one. */
-function about(message: ClaimedMessage): Pick<Settlement, "id" | "tenantId" | "refundId"> {
+/** Which message a settlement is about, and which refund or refund review when it carries one. */
+function about(message: ClaimedMessage): Pick<Settlement, "id" | "tenantId" | "refundId" | "reviewId"> {
   const payload = message.payload as { refundId?: unknown } | null;
   const refundId = message.topic === "refund.requested" && typeof payload?.refundId === "string" ? payload.refundId : null;
-  return { id: message.id, tenantId: message.tenantId, refundId };
+  return { id: message.id, tenantId: message.tenantId, refundId, reviewId: answerOf(message.topic, message.payload)?.reviewId ?? null };
 }
 
 /**
@@ -204,12 +216,13 @@ function about(message: ClaimedMessage): Pick<Settlement, "id" | "tenantId" | "r
  * webhook was told nothing, so its refunds stay `requested`). `attempts` counts requests made,
  * successful or not. The lease is the fence: if this relay overran its lease and another claimed the
  * message since, next_attempt_at no longer matches and this relay's stale outcome is dropped — and
- * so is its refund's.
+ * so is its refund's. A refund review's answer settles its review the same way (sent, failed, expired).
  */
 async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Date | undefined): Promise<void> {
   if (settlements.length === 0) return;
   const refunds = settlements.filter((s) => s.refundId !== null && s.status === "delivered" && s.tried === 1);
-  if (refunds.length === 0) {
+  const answers = settlements.filter((s) => s.reviewId !== null);
+  if (refunds.length === 0 && answers.length === 0) {
     await settleMessages(pool, settlements, now);
     return;
   }
@@ -219,6 +232,11 @@ async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Da
       await markRefundsSent(
         tx,
         refunds.filter((s) => settled.has(s.id)).map((s) => ({ tenantId: s.tenantId, refundId: s.refundId!, messageId: s.id })),
+      );
+      await settleReviewAnswers(
+        tx,
+        answers.filter((s) => settled.has(s.id)).map((s) => ({ tenantId: s.tenantId, reviewId: s.reviewId!, messageId: s.id, status: s.status, error: s.error })),
+        RELAY_ACTOR,
       );
     },
     { pool, prisma: true },

@@ -22,21 +22,33 @@ const ERROR_BODY_CHARS = 200;
  * records (and retries later). Redirects are not followed: a signed body goes only where the tenant
  * configured, and a 3xx counts as a failure.
  */
-export async function postSigned(input: SignedPostInput): Promise<SignedPostResult> {
+export function postSigned(input: SignedPostInput): Promise<SignedPostResult> {
   const timestamp = String(Math.floor((input.now ?? new Date()).getTime() / 1000));
+  const headers = {
+    ...input.headers,
+    "content-type": "application/json",
+    [TIMESTAMP_HEADER]: timestamp,
+    [SIGNATURE_HEADER]: signBody(input.secret, timestamp, input.body),
+  };
+  return send(input.fetch, input.url, { method: "POST", headers, body: input.body }, input.timeoutMs);
+}
+
+/**
+ * PUTs a JSON body unsigned, with the same rules (no redirects, a result never an exception): for a
+ * store's own API (a refund review's answer), which does not know our signing secret.
+ */
+export function putJson(input: { readonly fetch: typeof globalThis.fetch; readonly url: string; readonly body: string; readonly timeoutMs: number }): Promise<SignedPostResult> {
+  return send(input.fetch, input.url, { method: "PUT", headers: { "content-type": "application/json" }, body: input.body }, input.timeoutMs);
+}
+
+async function send(
+  fetch: typeof globalThis.fetch,
+  url: string,
+  init: { readonly method: "POST" | "PUT"; readonly headers: Record<string, string>; readonly body: string },
+  timeoutMs: number,
+): Promise<SignedPostResult> {
   try {
-    const response = await input.fetch(input.url, {
-      method: "POST",
-      headers: {
-        ...input.headers,
-        "content-type": "application/json",
-        [TIMESTAMP_HEADER]: timestamp,
-        [SIGNATURE_HEADER]: signBody(input.secret, timestamp, input.body),
-      },
-      body: input.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(input.timeoutMs),
-    });
+    const response = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     // Read the answer to its end even when unused: a cancelled body closes the kept-alive
     // connection, and every next call would pay for a new one.
     const text = await response.text().catch(() => "");
@@ -44,7 +56,7 @@ export async function postSigned(input: SignedPostInput): Promise<SignedPostResu
     const snippet = text.slice(0, ERROR_BODY_CHARS).trim();
     return { ok: false, status: response.status, error: `HTTP ${response.status}${snippet ? `: ${snippet}` : ""}` };
   } catch (error) {
-    return { ok: false, status: null, error: describeFailure(error, input.timeoutMs) };
+    return { ok: false, status: null, error: describeFailure(error, timeoutMs) };
   }
 }
 

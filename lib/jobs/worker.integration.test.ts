@@ -67,7 +67,7 @@ describe("runWorker", () => {
 
     controller.abort();
     await worker;
-    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "timeout-close"]);
+    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "refund-reviews", "timeout-close", "voided-purchases"]);
     // The checkpoint sealed what the jobs wrote: nothing is left unverified.
     expect(await verifyChains()).toMatchObject({ ok: true });
     expect(await sealCheckpoint()).toMatchObject({ result: expect.stringMatching(/^(nothing-new|sealed)$/) });
@@ -144,17 +144,18 @@ describe("runWorker", () => {
 
     // Every job's first statement on its table waits behind this lock — timeout close's and the
     // coordinator's scans of orders, the relay's claim of outbox messages, the audit checkpoint's
-    // read of the chain heads — until the server ends the waiting connections, as a restart or
+    // read of the chain heads, the voided purchases poll's cursors, the refund reviews' deadline scan — until the server ends the waiting connections, as a restart or
     // pg_terminate_backend would.
     const locker = await getPool().connect();
     await locker.query("BEGIN");
-    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads IN ACCESS EXCLUSIVE MODE");
+    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads, store_poll_cursors IN ACCESS EXCLUSIVE MODE");
     const failures: { job: JobName; error: unknown }[] = [];
     const controller = new AbortController();
     const worker = runWorker({
       signal: controller.signal,
       intervalMs: 20,
       checkpointIntervalMs: 20,
+      voidedPollCheckMs: 20,
       onError: (job, error) => failures.push({ job, error }),
     });
     try {

@@ -8,9 +8,11 @@ import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logger } from "@/lib/log";
 import { coordinateDeliveries, type DeliveryReport } from "./delivery-coordinator";
 import { relayOutbox, type RelayReport } from "./outbox-relay";
+import { runRefundReviews, type RefundReviewReport } from "./refund-reviews";
 import { closeExpiredOrders, type TimeoutCloseReport } from "./timeout-close";
+import { pollVoidedPurchases, type VoidedPollReport } from "./voided-purchases-poll";
 
-export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases"] as const;
+export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases", "refund-reviews", "voided-purchases"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 /** The audit checkpoint's run, in numbers like the other jobs' reports. */
 export interface CheckpointCounts {
@@ -22,7 +24,7 @@ export interface CheckpointCounts {
 export interface CaseSweepCounts {
   readonly resolved: number;
 }
-export type JobReport = TimeoutCloseReport | DeliveryReport | RelayReport | CheckpointCounts | CaseSweepCounts;
+export type JobReport = TimeoutCloseReport | DeliveryReport | RelayReport | CheckpointCounts | CaseSweepCounts | RefundReviewReport | VoidedPollReport;
 
 export interface WorkerOptions {
   /** Abort to stop: each job finishes the batch in hand, then the worker returns. */
@@ -32,6 +34,8 @@ export interface WorkerOptions {
   /** The pause between audit checkpoints (lib/audit/checkpoint.ts). Default one minute. */
   readonly checkpointIntervalMs?: number;
   readonly relayBatchSize?: number;
+  /** The pause between looks for tenants due a Voided Purchases poll (each is polled every 15 minutes). Default one minute. */
+  readonly voidedPollCheckMs?: number;
   readonly fetch?: typeof globalThis.fetch;
   readonly pool?: pg.Pool;
   /** Called with every run's counts (benchmarks, tests). */
@@ -44,8 +48,9 @@ const log = logger.child({ component: "worker" });
 
 /**
  * Runs the background jobs until `signal` aborts: timeout close, delivery, the outbox relay, the
- * audit checkpoint (verify and seal what was written since the last one, once a minute), and the
- * case sweep (goods cases whose order no longer owes anything are resolved by the system). Each job has its own loop, so a long
+ * audit checkpoint (verify and seal what was written since the last one, once a minute), the
+ * case sweep (goods cases whose order no longer owes anything are resolved by the system), and the Google Play
+ * Voided Purchases poll (voided-purchases-poll.ts: each connected tenant every 15 minutes). Each job has its own loop, so a long
  * timeout-close backlog never holds up deliveries or webhooks: timeout close and the delivery
  * coordinator drain what is due and then pause; the relay goes again at once while its batches come
  * back full. A job that throws (database down) is logged and tried again after the pause.
@@ -72,6 +77,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       return { report: { chains: 0, facts: 0, broken: report.result === "broken" ? 1 : 0 }, more: false };
     },
     cases: async () => ({ report: { resolved: await sweepDeliveryCases({ pool }) }, more: false }),
+    "refund-reviews": async () => ({ report: await runRefundReviews({ pool }), more: false }),
+    "voided-purchases": async () => ({ report: await pollVoidedPurchases({ pool, fetch }), more: false }),
   };
   const pause: Record<JobName, number> = {
     "timeout-close": options.intervalMs ?? 1000,
@@ -80,6 +87,9 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     "audit-checkpoint": options.checkpointIntervalMs ?? 60_000,
     // Goods cases close within seconds of the delivery that ends them; the sweep reads only active cases.
     cases: options.intervalMs ?? 1000,
+    // Store refund reviews expire, or are answered for tenants that opted in, within their deadline's last hour.
+    "refund-reviews": options.intervalMs ?? 1000,
+    "voided-purchases": options.voidedPollCheckMs ?? 60_000,
   };
 
   log.info({ intervalMs: options.intervalMs ?? 1000 }, "worker started");

@@ -7,16 +7,16 @@ const keys = (role: (typeof ROLES)[number]) => navFor(role).map(({ section, item
 describe("the navigation", () => {
   it("shows each role the sections and pages it may open, and no empty section", () => {
     expect(keys("agent")).toEqual([
-      ["work", ["overview", "orders", "queues"]],
+      ["work", ["overview", "orders", "queues", "refundReviews"]],
       ["oversight", ["dashboard"]],
     ]);
     expect(keys("ops")).toEqual([
-      ["work", ["overview", "orders", "queues"]],
+      ["work", ["overview", "orders", "queues", "refundReviews"]],
       ["money", ["bulk"]],
       ["oversight", ["dashboard"]],
     ]);
     expect(keys("manager")).toEqual([
-      ["work", ["overview", "orders", "queues"]],
+      ["work", ["overview", "orders", "queues", "refundReviews"]],
       ["money", ["approvals", "bulk"]],
       ["oversight", ["audit", "dashboard", "settings"]],
     ]);

@@ -6,6 +6,7 @@ export type NavKey =
   | "overview"
   | "orders"
   | "queues"
+  | "refundReviews"
   | "approvals"
   | "bulk"
   | "audit"
@@ -31,6 +32,7 @@ export const NAV: readonly { readonly section: NavSection; readonly items: reado
       { href: "/", key: "overview", permission: "orders:view" },
       { href: "/orders", key: "orders", permission: "orders:view" },
       { href: "/queues", key: "queues", permission: "orders:view" },
+      { href: "/refund-reviews", key: "refundReviews", permission: "orders:view" },
     ],
   },
   {

@@ -48,5 +48,7 @@ export const EXCEPTION_KINDS = [
   "delivery-failed",
   /** The store reversed a refund after the order was refunded (terminal): the goods are the player's again. */
   "store-refund-reversed",
+  /** The store refunded part of a line (Google's voidedQuantity): the ledger cannot yet take back part of a line, a person does. */
+  "store-partial-refund",
 ] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];

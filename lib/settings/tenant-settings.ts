@@ -19,9 +19,15 @@ export interface TenantSettingsView {
   readonly caseSlaSeconds: Readonly<Partial<Record<string, number>>>;
   /** Where the tenant's signed webhooks go (the channel hears of refund requests there). */
   readonly webhookUrl: string | null;
+  /** Whether the worker answers store refund reviews itself before their deadline (lib/stores/reviews). */
+  readonly refundReviewAutoSend: boolean;
   /** The App Store app whose notifications the tenant accepts (issue 16); null: not connected. */
   readonly appleBundleId: string | null;
   readonly appleEnvironment: string | null;
+  /** The Google Play app whose pushes and voided purchases the tenant takes (issue 16); nulls: not connected. */
+  readonly googlePackageName: string | null;
+  readonly googlePushAudience: string | null;
+  readonly googlePushServiceAccount: string | null;
   /**
    * The row's version for stale-edit checks: ISO 8601 with microseconds, exactly as stored (a Date
    * would drop the microseconds and never match again — which is also why this read is raw SQL:
@@ -46,6 +52,10 @@ const settingsRow = z.object({
   webhookUrl: z.string().nullable(),
   appleBundleId: z.string().nullable(),
   appleEnvironment: z.string().nullable(),
+  refundReviewAutoSend: z.boolean(),
+  googlePackageName: z.string().nullable(),
+  googlePushAudience: z.string().nullable(),
+  googlePushServiceAccount: z.string().nullable(),
   updatedAt: z.string(),
   lastChange: z.object({ actor: z.string(), at: z.coerce.date() }).nullable(),
 });
@@ -59,7 +69,9 @@ export async function listTenantSettings(scope: readonly string[]): Promise<Tena
     `SELECT s.tenant_id AS "tenantId", t.name AS "tenantName", t.currency, s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds",
             s.max_dwell_seconds AS "maxDwellSeconds", s.refund_approval_amount AS "refundApprovalAmount",
             s.canned_reasons AS "cannedReasons", s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl",
-            s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment",
+            s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment", s.refund_review_auto_send AS "refundReviewAutoSend",
+            s.google_package_name AS "googlePackageName", s.google_push_audience AS "googlePushAudience",
+            s.google_push_service_account AS "googlePushServiceAccount",
             to_char(s.updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt",
             (SELECT json_build_object('actor', a.actor, 'at', a.created_at) FROM audit_events a
               WHERE a.action = 'settings.updated' AND a.target = 'tenant:' || s.tenant_id

@@ -20,12 +20,24 @@ export type SettingsChange =
   | { readonly field: "case_sla_seconds"; readonly value: Readonly<Record<ExceptionKind, number>> }
   /** Where signed webhooks go (the refund requests among them); null: nowhere. */
   | { readonly field: "webhook_url"; readonly value: string | null }
+  /** Whether the worker answers store refund reviews itself before their deadline (lib/stores/reviews). */
+  | { readonly field: "refund_review_auto_send"; readonly value: boolean }
   /** The App Store app whose signed notifications the tenant accepts (issue 16); nulls: not connected. */
-  | { readonly field: "apple_store"; readonly value: AppleStoreSettings };
+  | { readonly field: "apple_store"; readonly value: AppleStoreSettings }
+  /** The Google Play app whose pushes and voided purchases the tenant takes (issue 16); nulls: not connected. */
+  | { readonly field: "google_play"; readonly value: GooglePlaySettings };
 
 export interface AppleStoreSettings {
   readonly bundleId: string | null;
   readonly environment: AppleEnvironment | null;
+}
+
+export interface GooglePlaySettings {
+  readonly packageName: string | null;
+  /** The audience the Pub/Sub push subscription's OIDC token carries. */
+  readonly pushAudience: string | null;
+  /** The service account the push subscription authenticates as. */
+  readonly pushServiceAccount: string | null;
 }
 
 export type SettingsField = SettingsChange["field"];
@@ -44,6 +56,10 @@ const lockedRow = z.object({
   webhookUrl: z.string().nullable(),
   appleBundleId: z.string().nullable(),
   appleEnvironment: z.string().nullable(),
+  refundReviewAutoSend: z.boolean(),
+  googlePackageName: z.string().nullable(),
+  googlePushAudience: z.string().nullable(),
+  googlePushServiceAccount: z.string().nullable(),
   currency: z.string(),
   matches: z.boolean(),
 });
@@ -97,11 +113,27 @@ function planChange(row: z.output<typeof lockedRow>, change: SettingsChange): { 
     case "webhook_url":
       if (row.webhookUrl === change.value) return null;
       return { assignment: `webhook_url = $2`, value: change.value, before: row.webhookUrl, after: change.value };
+    case "refund_review_auto_send":
+      if (row.refundReviewAutoSend === change.value) return null;
+      return { assignment: `refund_review_auto_send = $2`, value: change.value, before: row.refundReviewAutoSend, after: change.value };
     case "apple_store": {
       const before = { bundleId: row.appleBundleId, environment: row.appleEnvironment };
       if (before.bundleId === change.value.bundleId && before.environment === change.value.environment) return null;
       return {
         assignment: `apple_bundle_id = $2::jsonb ->> 'bundleId', apple_environment = $2::jsonb ->> 'environment'`,
+        value: JSON.stringify(change.value),
+        before,
+        after: change.value,
+      };
+    }
+    case "google_play": {
+      const before = { packageName: row.googlePackageName, pushAudience: row.googlePushAudience, pushServiceAccount: row.googlePushServiceAccount };
+      if (before.packageName === change.value.packageName && before.pushAudience === change.value.pushAudience && before.pushServiceAccount === change.value.pushServiceAccount) {
+        return null;
+      }
+      return {
+        assignment: `google_package_name = $2::jsonb ->> 'packageName', google_push_audience = $2::jsonb ->> 'pushAudience',
+                     google_push_service_account = $2::jsonb ->> 'pushServiceAccount'`,
         value: JSON.stringify(change.value),
         before,
         after: change.value,
@@ -130,8 +162,10 @@ export async function updateTenantSettings(tenantId: string, expectedUpdatedAt: 
         lockedRow,
         `SELECT s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds", s.max_dwell_seconds AS "maxDwellSeconds",
                 s.refund_approval_amount AS "refundApprovalAmount", s.canned_reasons AS "cannedReasons",
-                s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl",
-                s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment", t.currency, s.updated_at = $2::timestamptz AS matches
+                s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl", s.refund_review_auto_send AS "refundReviewAutoSend",
+                s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment",
+                s.google_package_name AS "googlePackageName", s.google_push_audience AS "googlePushAudience",
+                s.google_push_service_account AS "googlePushServiceAccount", t.currency, s.updated_at = $2::timestamptz AS matches
          FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 FOR UPDATE OF s`,
         [tenantId, expectedUpdatedAt],
       );

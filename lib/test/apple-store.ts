@@ -97,6 +97,8 @@ export interface TestNotification {
   readonly originalTransactionId?: string;
   readonly bundleId?: string;
   readonly environment?: string;
+  /** The app's account token on the signed transaction. */
+  readonly appAccountToken?: string;
 }
 
 /** The body Apple posts for one notification: `{ signedPayload }`, its transaction signed inside it. */
@@ -113,6 +115,7 @@ export async function appleNotificationBody(chain: TestAppleChain, n: TestNotifi
         type: "Consumable",
         environment,
         signedDate: n.signedAt,
+        ...(n.appAccountToken ? { appAccountToken: n.appAccountToken } : {}),
         ...(n.type === "REFUND" ? { revocationDate: n.signedAt, revocationReason: 0 } : {}),
       })
     : undefined;

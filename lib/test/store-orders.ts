@@ -6,7 +6,7 @@ import { POST } from "@/app/api/v1/stores/apple/notifications/[tenant]/route";
 import { getPool } from "@/lib/db/pool";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
-import { createOrder } from "@/lib/seed/orders";
+import { createOrder, type LineSpec } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
@@ -20,28 +20,33 @@ export async function connectedTenant(id: string, app: { bundleId: string | null
   await updateTenantSettings(id, settings!.updatedAt, { field: "apple_store", value: app }, "staff:manager@example.com");
 }
 
-/** A store order of 60 gems (and a cosmetic), paid by `transactionId` and fully delivered. */
-export async function deliveredStoreOrder(tenantId: string, transactionId: string): Promise<{ id: number; orderNo: string }> {
-  const order = await createOrder(getPool(), {
-    tenantId,
-    amount: 6_00,
-    lines: [
-      { sku: "gems-60", kind: "currency", quantity: 60 },
-      { sku: "skin-cat", kind: "cosmetic", quantity: 1 },
-    ],
-  });
+const STORE_LINES: readonly LineSpec[] = [
+  { sku: "gems-60", kind: "currency", quantity: 60 },
+  { sku: "skin-cat", kind: "cosmetic", quantity: 1 },
+];
+
+/**
+ * A store order, paid by `transactionId` (the store's: Apple transactionId, Google orderId) and fully
+ * delivered: by default 60 gems and a cosmetic from the App Store.
+ */
+export async function deliveredStoreOrder(
+  tenantId: string,
+  transactionId: string,
+  options: { channel?: "appstore" | "googleplay"; lines?: readonly LineSpec[] } = {},
+): Promise<{ id: number; orderNo: string }> {
+  const lines = options.lines ?? STORE_LINES;
+  const order = await createOrder(getPool(), { tenantId, amount: 6_00, lines });
   const ok = (r: { result: string }) => {
     if (r.result !== "applied") throw new Error(`fixture step ${r.result}`);
   };
-  ok(await transit({ orderId: order.id, event: "pay", bizKey: transactionId, amount: 6_00, actor: STORE_CHANNEL, source: "callback" }));
+  ok(await transit({ orderId: order.id, event: "pay", bizKey: transactionId, amount: 6_00, actor: options.channel ?? "appstore", source: "callback" }));
   ok(await transit({ orderId: order.id, event: "begin-delivery", bizKey: "", actor: "game", source: "api" }));
-  ok(await grant({ orderId: order.id, sku: "gems-60", quantity: 60, grantId: `g-${transactionId}`, actor: "game", source: "api" }));
-  ok(await grant({ orderId: order.id, sku: "skin-cat", quantity: 1, grantId: `s-${transactionId}`, actor: "game", source: "api" }));
+  for (const line of lines) {
+    ok(await grant({ orderId: order.id, sku: line.sku, quantity: line.quantity, grantId: `${line.sku}-${transactionId}`, actor: "game", source: "api" }));
+  }
   ok(await transit({ orderId: order.id, event: "confirm-delivery", bizKey: "", actor: "game", source: "api" }));
   return { id: order.id, orderNo: order.orderNo };
 }
-
-const STORE_CHANNEL = "appstore";
 
 /** POSTs a body to the notification route as Apple does; answers the status and the JSON. */
 export async function postAppleNotification(tenant: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {

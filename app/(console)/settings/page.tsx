@@ -4,7 +4,9 @@ import { AppleStoreForm } from "@/components/settings/apple-store-form";
 import { CannedReasonsForm } from "@/components/settings/canned-reasons-form";
 import { CaseSlaForm } from "@/components/settings/case-sla-form";
 import { DwellForm } from "@/components/settings/dwell-form";
+import { GooglePlayForm } from "@/components/settings/google-play-form";
 import { RefundApprovalForm } from "@/components/settings/refund-approval-form";
+import { RefundReviewsForm } from "@/components/settings/refund-reviews-form";
 import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
 import { requireStaff } from "@/lib/auth/page";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
@@ -77,6 +79,20 @@ export default async function SettingsPage() {
             <h3 className="font-medium">{t("appleStore.title")}</h3>
             <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("appleStore.description", { url: `/api/v1/stores/apple/notifications/${s.tenantId}` })}</p>
             <AppleStoreForm tenant={s.tenantId} updatedAt={s.updatedAt} bundleId={s.appleBundleId} environment={s.appleEnvironment} />
+          </div>
+          <div className="border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("refundReviews.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("refundReviews.description")}</p>
+            <RefundReviewsForm tenant={s.tenantId} updatedAt={s.updatedAt} autoSend={s.refundReviewAutoSend} />
+          </div>
+          <div className="border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("googlePlay.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("googlePlay.description", { url: `/api/v1/stores/google/notifications/${s.tenantId}` })}</p>
+            <GooglePlayForm
+              tenant={s.tenantId}
+              updatedAt={s.updatedAt}
+              values={{ packageName: s.googlePackageName, pushAudience: s.googlePushAudience, pushServiceAccount: s.googlePushServiceAccount }}
+            />
           </div>
         </section>
       ))}

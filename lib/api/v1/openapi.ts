@@ -2,6 +2,7 @@
 // parse with (OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what zod emits).
 import { z } from "zod";
 import { notificationBody } from "@/lib/stores/apple/model";
+import { pushBody } from "@/lib/stores/google/model";
 import { createOrderBody, errorBody, eventBody, grantBody, orderView, refundEventBody, refundView } from "./schemas";
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
@@ -56,6 +57,7 @@ export function openApiDocument(serverUrl: string) {
         Refund: z.toJSONSchema(refundView),
         Error: z.toJSONSchema(errorBody),
         AppleNotification: json(notificationBody),
+        GooglePlayPush: json(pushBody),
       },
     },
     paths: {
@@ -127,6 +129,29 @@ export function openApiDocument(serverUrl: string) {
             "403": error("For another app or environment, or the tenant has connected no app (recorded)."),
             "404": error("Unknown tenant."),
             "400": common["400"],
+            "413": common["413"],
+            "415": common["415"],
+          },
+        },
+      },
+      "/api/v1/stores/google/notifications/{tenant}": {
+        post: {
+          summary: "Google Play real-time developer notifications for one tenant's app (pushed by Pub/Sub, not with a key)",
+          description:
+            "Set as the push endpoint of an authenticated Pub/Sub push subscription on the app's Real-time developer notifications topic. No API key: the push's OIDC token (`Authorization: Bearer <JWT>`, signed by Google) must carry the audience and service account of the tenant's settings, and the notification the tenant's package name. `message.data` is the base64 JSON DeveloperNotification. A voidedPurchaseNotification refunds the order its orderId paid (a quantity-based partial refund files a case for ops); other notifications are stored and ignored. 200 only once the notification is stored; a redelivered messageId is a duplicate and changes nothing.",
+          security: [],
+          parameters: [{ name: "tenant", in: "path", required: true, schema: { type: "string" }, description: "the tenant (product) id" }],
+          requestBody: body("GooglePlayPush"),
+          responses: {
+            "200": reply("Stored (and acted on), or a duplicate of a stored message.", {
+              type: "object",
+              properties: { result: { type: "string", enum: ["stored", "duplicate"] }, outcome: { type: "string" }, notificationId: { type: "string" } },
+              required: ["result", "outcome", "notificationId"],
+            }),
+            "401": error("No OIDC token, or one Google did not sign, or expired (recorded)."),
+            "403": error("A token for another audience or service account, a notification for another package, or the tenant has connected no app (recorded)."),
+            "404": error("Unknown tenant."),
+            "400": error("Invalid body, or message.data is no developer notification (recorded)."),
             "413": common["413"],
             "415": common["415"],
           },

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
-import { NOTIFICATION_OUTCOMES, REFUND_SIGNALS } from "@/lib/stores/apple/model";
+import { REFUND_SIGNALS } from "@/lib/stores/apple/model";
+import { NOTIFICATION_OUTCOMES } from "@/lib/stores/model";
 
 // What the stores said about a player's orders (issue 16): refunds, declined and reversed refunds,
 // and refund reviews (consumption requests), newest first — the refund-abuse facts an agent reads

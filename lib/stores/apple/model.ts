@@ -1,11 +1,12 @@
 // App Store Server Notifications V2, as the ledger reads them (issue 16). Pure: the payload shapes,
 // the ordering rule and what the latest refund fact asks of an order, as data.
 import { z } from "zod";
-import type { OrderEvent, OrderState } from "@/lib/orders/machine";
+import type { OrderState } from "@/lib/orders/machine";
+import { refundSteps, rejectSteps, storeActor, type StoreStep } from "@/lib/stores/model";
 
-export const STORE = "appstore";
+export const STORE = "appstore" as const;
 /** How the store is named in order_transitions.actor and grants.actor. */
-export const STORE_ACTOR = "store:appstore";
+export const STORE_ACTOR = storeActor(STORE);
 /** Apple answers a consumption request's refund review only if we answer within 12 hours. */
 export const CONSUMPTION_DEADLINE_MS = 12 * 3_600_000;
 
@@ -15,28 +16,6 @@ export type RefundSignal = (typeof REFUND_SIGNALS)[number];
 export function isRefundSignal(type: string): type is RefundSignal {
   return (REFUND_SIGNALS as readonly string[]).includes(type);
 }
-
-/** What a stored notification did (store_notifications.outcome; the migration's CHECK says the same). */
-export const NOTIFICATION_OUTCOMES = [
-  /** It moved the order. */
-  "applied",
-  /** A later refund fact of the same transaction is already known: this one must not win. */
-  "superseded",
-  /** It is the latest fact, and the order already agrees with it. */
-  "unchanged",
-  /** transit() refused a step (the order's state or a guard): why is in detail. */
-  "refused",
-  /** The order cannot follow (a refund reversed after the order was refunded): a case for ops. */
-  "case-filed",
-  /** No order of this tenant was paid by the transaction. */
-  "no-order",
-  /** Kept, with what it asks of us (a consumption request and its deadline). */
-  "recorded",
-  /** A type the ledger does not act on. */
-  "ignored",
-] as const;
-export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
-
 
 /** The body Apple posts. */
 export const notificationBody = z.object({ signedPayload: z.string().min(1).max(60_000) });
@@ -72,6 +51,8 @@ export const transactionPayload = z.object({
   signedDate: z.number().int().optional(),
   revocationDate: z.number().int().optional(),
   revocationReason: z.number().int().optional(),
+  /** The app's UUID for the player's account, when it set one: a refund review's answer carries it back. */
+  appAccountToken: z.string().max(64).optional(),
 });
 export type TransactionPayload = z.output<typeof transactionPayload>;
 
@@ -101,8 +82,6 @@ export function latestSignal(facts: readonly SignalFact[]): SignalFact | null {
   return latest;
 }
 
-export type StoreStep = { readonly kind: "transit"; readonly event: Extract<OrderEvent, "request-refund" | "confirm-refund" | "reject-refund"> } | { readonly kind: "case" };
-
 /**
  * What the latest refund fact asks of an order in `state`. REFUND takes the order through
  * request-refund and confirm-refund (whose guard writes the per-line reversals); REFUND_DECLINED and
@@ -111,17 +90,12 @@ export type StoreStep = { readonly kind: "transit"; readonly event: Extract<Orde
  * Anything else already agrees, or cannot take a refund (never paid, closed): no step.
  */
 export function stepsFor(signal: RefundSignal, state: OrderState): readonly StoreStep[] {
-  const transit = (event: Extract<StoreStep, { kind: "transit" }>["event"]) => ({ kind: "transit", event }) as const;
   switch (signal) {
     case "REFUND":
-      if (state === "paid" || state === "delivering" || state === "delivered") return [transit("request-refund"), transit("confirm-refund")];
-      if (state === "refunding") return [transit("confirm-refund")];
-      return [];
+      return refundSteps(state);
     case "REFUND_DECLINED":
-      return state === "refunding" ? [transit("reject-refund")] : [];
+      return rejectSteps(state);
     case "REFUND_REVERSED":
-      if (state === "refunding") return [transit("reject-refund")];
-      if (state === "refunded") return [{ kind: "case" }];
-      return [];
+      return state === "refunded" ? [{ kind: "case" }] : rejectSteps(state);
   }
 }

@@ -8,7 +8,8 @@ import { appleNotificationBody, signAsApple, testAppleChain, type TestAppleChain
 import { useFreshDatabase } from "@/lib/test/database";
 import { rowCounts } from "@/lib/test/fuzz";
 import { connectedTenant, deliveredStoreOrder, orderLedger, postAppleNotification } from "@/lib/test/store-orders";
-import { receiveAppleNotification, REFUSALS_RECORDED_PER_MINUTE } from "./receive-notification";
+import { REFUSALS_RECORDED_PER_MINUTE } from "@/lib/stores/notifications";
+import { receiveAppleNotification } from "./receive-notification";
 
 // App Store Server Notifications V2 end to end (issue 16): notifications signed by a test App Store
 // (root, intermediate and leaf generated here), posted to the real route handler, on a real database.

@@ -1,0 +1,143 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getLocale, getTranslations } from "next-intl/server";
+import { orderHref } from "@/components/orders/orders-table";
+import { AnswerTable } from "@/components/refund-reviews/answer-table";
+import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
+import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
+import { Alert } from "@/components/ui/alert";
+import { Table } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
+import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
+import { can } from "@/lib/auth/permissions";
+import { refundReviewScope } from "@/lib/auth/scope";
+import { getPool } from "@/lib/db/pool";
+import { formatMoney } from "@/lib/format";
+import { prefillAppleAnswer, type AppleConsumptionAnswer } from "@/lib/stores/reviews/apple-answer";
+import { findReview } from "@/lib/stores/reviews/find-review";
+import { sendCheck } from "@/lib/stores/reviews/model";
+import { reviewFacts } from "@/lib/stores/reviews/review-facts";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("refundReviews"))("review.title") };
+}
+
+/**
+ * One refund review: what the store asked, the facts the ledger holds, and the answer they make —
+ * prefilled until it is sent, then exactly what was sent. Who may ask a refund may send it.
+ */
+export default async function RefundReviewPage({ params }: Props) {
+  const staff = await requireStaff("orders:view");
+  const requested = Number(pathSegment((await params).id));
+  if (!Number.isSafeInteger(requested) || requested <= 0) notFound();
+  const { id } = await requireResource(staff, refundReviewScope((v: { id: number }) => v.id), { id: requested });
+  const review = await findReview(getPool(), id);
+  if (!review) notFound();
+  const [facts, t, locale] = await Promise.all([reviewFacts(getPool(), review), getTranslations("refundReviews"), getLocale()]);
+  const now = new Date();
+  const prefilled = prefillAppleAnswer(facts, false);
+  const sent = review.answer as AppleConsumptionAnswer | null;
+  const mayAnswer = review.store === "appstore" && sendCheck(review, now) === "ok" && can(staff.role, "orders:event");
+
+  return (
+    <main className="space-y-6">
+      <header className="rounded-lg border border-slate-200 bg-white p-5">
+        <p className="text-sm text-slate-500">
+          <Link href="/refund-reviews" className="underline-offset-2 hover:underline">
+            {t("title")}
+          </Link>
+        </p>
+        <h1 className="mt-1 text-xl font-semibold">{t("review.heading", { store: t(`stores.${review.store}`) })}</h1>
+        <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="text-slate-500">{t("columns.status")}</dt>
+          <dd data-testid="review-status">
+            <ReviewStatusBadge status={review.status} />
+          </dd>
+          <dt className="text-slate-500">{t("columns.timeLeft")}</dt>
+          <dd>
+            <TimeLeft status={review.status} secondsLeft={Math.floor((review.deadlineAt.getTime() - now.getTime()) / 1000)} />
+            <div className="text-xs text-slate-500">
+              {t("review.deadline")} <Time value={review.deadlineAt} />
+            </div>
+          </dd>
+          <dt className="text-slate-500">{t("columns.order")}</dt>
+          <dd>
+            {review.orderNo ? (
+              <Link href={orderHref(review.tenantId, review.orderNo)} className="font-mono underline-offset-2 hover:underline">
+                {review.orderNo}
+              </Link>
+            ) : (
+              t("noOrder")
+            )}
+          </dd>
+          <dt className="text-slate-500">{t("columns.player")}</dt>
+          <dd className="break-all font-mono">
+            {review.playerId ? (
+              <Link href={`/players/${encodeURIComponent(review.tenantId)}/${encodeURIComponent(review.playerId)}`} className="underline-offset-2 hover:underline">
+                {review.playerId}
+              </Link>
+            ) : (
+              "—"
+            )}
+          </dd>
+          <dt className="text-slate-500">{t("review.transaction")}</dt>
+          <dd className="break-all font-mono text-xs">{review.transactionId}</dd>
+          <dt className="text-slate-500">{t("review.reason")}</dt>
+          <dd className="font-mono text-xs">{review.reason ?? "—"}</dd>
+          <dt className="text-slate-500">{t("columns.requested")}</dt>
+          <dd>
+            <Time value={review.requestedAt} />
+          </dd>
+        </dl>
+      </header>
+
+      <section aria-labelledby="review-facts-heading" className="space-y-2">
+        <h2 id="review-facts-heading" className="font-semibold">
+          {t("review.facts")}
+        </h2>
+        {facts.lines.length === 0 ? (
+          <p className="text-sm text-slate-600">{t("review.noLines")}</p>
+        ) : (
+          <Table caption={t("review.linesCaption")} testId="review-lines" columns={[{ label: t("review.sku") }, { label: t("review.delivered"), align: "right" }]}>
+            <tbody>
+              {facts.lines.map((l) => (
+                <tr key={l.sku} className="border-b border-slate-100 last:border-0">
+                  <td className="p-3 font-mono text-xs">{l.sku}</td>
+                  <td className="p-3 text-right tabular-nums">{t("review.ofQuantity", { delivered: l.delivered, quantity: l.quantity })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+        <ul className="text-sm text-slate-700" data-testid="review-money">
+          {facts.money.map((m) => (
+            <li key={m.currency}>{t("review.money", { paid: formatMoney(m.paid, m.currency, locale), refunded: formatMoney(m.refunded, m.currency, locale) })}</li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="review-answer-heading" className="space-y-2">
+        <h2 id="review-answer-heading" className="font-semibold">
+          {sent ? t("review.sentAnswer") : t("review.prefilled")}
+        </h2>
+        {sent ? (
+          <p className="text-sm text-slate-600">
+            {t("review.sentBy", { actor: review.answeredBy ?? "" })} {review.answeredAt ? <Time value={review.answeredAt} /> : null}
+            <span className="block break-all font-mono text-xs">{review.answerUrl}</span>
+          </p>
+        ) : (
+          <p className="max-w-3xl text-sm text-slate-600">{t("review.prefilledHint")}</p>
+        )}
+        {review.lastError ? <Alert tone="error">{t("review.lastError", { error: review.lastError })}</Alert> : null}
+        <AnswerTable answer={sent ?? prefilled} caption={sent ? t("review.sentAnswer") : t("review.prefilled")} testId="review-answer" />
+      </section>
+
+      {mayAnswer ? <SendAnswerForm reviewId={review.id} refundPreference={prefilled.refundPreference} /> : null}
+    </main>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition, type FormEvent } from "react";
+import { sendRefundReviewAnswer } from "@/app/(console)/refund-reviews/actions/send-review-answer";
+import { FailureNotice } from "@/components/orders/action-dialog";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, Select } from "@/components/ui/field";
+import type { ActionResult } from "@/lib/auth/action";
+import { REFUND_PREFERENCE, type RefundPreference } from "@/lib/stores/reviews/apple-answer";
+import type { SendAnswerResult } from "@/lib/stores/reviews/send-answer";
+
+const PREFERENCES = Object.values(REFUND_PREFERENCE);
+
+/**
+ * The agent's part of an answer: the player's consent (the ledger cannot know it) and the refund
+ * preference; everything else is the ledger's and is prefilled again when it is sent.
+ */
+export function SendAnswerForm({ reviewId, refundPreference }: { reviewId: number; refundPreference: RefundPreference }) {
+  const t = useTranslations("refundReviews.send");
+  const values = useTranslations("refundReviews.answer.values.refundPreference");
+  const router = useRouter();
+  const id = useId();
+  const [result, setResult] = useState<ActionResult<SendAnswerResult> | null>(null);
+  const [working, startTransition] = useTransition();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    startTransition(async () => {
+      const sent = await sendRefundReviewAnswer({
+        reviewId,
+        customerConsented: form.get("customerConsented") === "on",
+        refundPreference: Number(form.get("refundPreference")) as RefundPreference,
+      });
+      setResult(sent);
+      if (sent.ok && sent.data.result !== "consent-missing") router.refresh();
+    });
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-5" data-testid="send-answer-form" aria-busy={working}>
+      <div className="flex items-start gap-2">
+        <input id={`${id}-consent`} name="customerConsented" type="checkbox" className="mt-0.5 h-4 w-4" aria-describedby={`${id}-consent-hint`} />
+        <div>
+          <label htmlFor={`${id}-consent`} className="text-sm font-medium text-slate-700">
+            {t("consent")}
+          </label>
+          <p id={`${id}-consent-hint`} className="text-xs text-slate-600">
+            {t("consentHint")}
+          </p>
+        </div>
+      </div>
+      <Field label={t("preference")} htmlFor={`${id}-preference`}>
+        <Select id={`${id}-preference`} name="refundPreference" defaultValue={String(refundPreference)} className="max-w-sm">
+          {PREFERENCES.map((p) => (
+            <option key={p} value={p}>
+              {values(String(p) as "0")}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {result && !result.ok ? <FailureNotice error={result.error} shownFields={new Set()} /> : null}
+      {result?.ok ? <Alert tone={result.data.result === "queued" ? "success" : "error"}>{t(`results.${result.data.result}`)}</Alert> : null}
+      <Button type="submit" disabled={working} data-testid="send-answer">
+        {t("submit")}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,164 @@
+import "server-only";
+import type { JWTVerifyGetKey } from "jose";
+import { z } from "zod";
+import { getPool } from "@/lib/db/pool";
+import { maybeOne, rows } from "@/lib/db/sql";
+import type { PrismaTransaction } from "@/lib/db/transaction";
+import type { ExceptionDraft } from "@/lib/orders/decide";
+import type { Problem } from "@/lib/problems";
+import type { NotificationOutcome } from "@/lib/stores/model";
+import { followSteps, inStoreTransaction, insertNotification, lockStoreOrder, refuseNotification, storedOutcome, type Refused } from "@/lib/stores/notifications";
+import { coversOrder, developerNotification, notificationType, pushedVoid, STORE, voidSteps, type PushBody, type VoidFact } from "./model";
+import { checkPushIdentity, verifyPushToken } from "./verify-push-token";
+
+export type Received = { readonly result: "stored" | "duplicate"; readonly outcome: NotificationOutcome; readonly notificationId: string };
+export type ReceiveResult = Received | Refused | { readonly result: "unknown-tenant" };
+
+const settingsRow = z.object({ packageName: z.string().nullable(), audience: z.string().nullable(), serviceAccount: z.string().nullable() });
+
+/**
+ * One Google Play real-time developer notification, pushed by Pub/Sub for `tenantId`: the push's
+ * OIDC token verified (Google's signature, unexpired, for the tenant's audience and service account),
+ * the notification for the tenant's package, then stored and acted on in one transaction — so the
+ * 2xx Pub/Sub gets means it is stored, and a redelivery of the same messageId changes nothing. A
+ * voided purchase refunds the order its orderId paid (applyVoid); every other kind is stored and
+ * ignored. What is refused is an audit fact (rate-limited) and nothing else.
+ */
+export async function receiveGooglePush(input: {
+  tenantId: string;
+  body: PushBody;
+  authorization: string | null;
+  issuer: { readonly keys: JWTVerifyGetKey; readonly issuers: readonly string[] };
+  now: Date;
+}): Promise<ReceiveResult> {
+  const { tenantId, body } = input;
+  const settings = await maybeOne(
+    getPool(),
+    settingsRow,
+    `SELECT google_package_name AS "packageName", google_push_audience AS "audience", google_push_service_account AS "serviceAccount"
+     FROM tenant_settings WHERE tenant_id = $1`,
+    [tenantId],
+  );
+  if (!settings) return { result: "unknown-tenant" };
+  const refuse = (code: Refused["code"], problem: Problem): Promise<Refused> => refuseNotification(STORE, tenantId, input.now, code, problem);
+
+  const token = await verifyPushToken(input.authorization, input.issuer.keys, input.issuer.issuers, input.now);
+  if (!token.ok) return refuse("unauthenticated", { kind: "store-token-invalid", reason: token.reason });
+  if (!settings.packageName || !settings.audience || !settings.serviceAccount) return refuse("forbidden", { kind: "store-not-connected", store: STORE });
+  const identity = checkPushIdentity(token.claims, { audience: settings.audience, serviceAccount: settings.serviceAccount });
+  if (!identity.ok) return refuse("forbidden", { kind: "store-token-invalid", reason: identity.reason });
+
+  const parsed = developerNotification.safeParse(decodeData(body.message.data));
+  if (!parsed.success) return refuse("invalid-input", { kind: "invalid-json" });
+  const n = parsed.data;
+  if (n.packageName !== settings.packageName) return refuse("forbidden", { kind: "store-app-mismatch", field: "packageName", expected: settings.packageName, actual: n.packageName });
+
+  const evidence = { messageId: body.message.messageId, publishTime: body.message.publishTime ?? null, subscription: body.subscription, notification: n };
+  const type = notificationType(n);
+  const voided = n.voidedPurchaseNotification;
+  if (voided) return applyVoid(tenantId, pushedVoid(body.message.messageId, n, voided), evidence);
+  return inStoreTransaction("google play notification", async (tx) => {
+    const existing = await storedOutcome(tx, tenantId, STORE, body.message.messageId);
+    if (existing) return { result: "duplicate", outcome: existing, notificationId: body.message.messageId };
+    await insertNotification(
+      tx,
+      {
+        tenantId,
+        store: STORE,
+        notificationId: body.message.messageId,
+        type,
+        subtype: null,
+        environment: "",
+        transactionId: null,
+        originalTransactionId: null,
+        orderId: null,
+        signedAt: n.eventTimeMillis,
+        outcome: "ignored",
+        detail: {},
+        deadline: null,
+        payload: evidence,
+      },
+      { notificationId: body.message.messageId, source: "push", eventTime: new Date(n.eventTimeMillis).toISOString() },
+    );
+    return { result: "stored", outcome: "ignored", notificationId: body.message.messageId };
+  });
+}
+
+/** message.data: base64 (standard or URL-safe) of the notification's JSON; anything else is nothing. */
+function decodeData(data: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(data, "base64").toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
+const lineRow = z.object({ quantity: z.number() });
+
+/**
+ * A void, pushed or polled, stored once (by its notification id) and followed: the order Google's
+ * orderId paid is refunded through transit() as the store when the void covers it — keyed by the
+ * orderId, so a push and a poll of the same void refund once — or, for part of a line, a case is
+ * filed for a person (one per order: the grants ledger cannot take back part of a line yet).
+ */
+export function applyVoid(tenantId: string, fact: VoidFact, evidence: unknown): Promise<Received> {
+  return inStoreTransaction("google play void", (tx, exceptions) => storeVoid(tx, tenantId, fact, evidence, exceptions));
+}
+
+async function storeVoid(tx: PrismaTransaction, tenantId: string, fact: VoidFact, evidence: unknown, exceptions: ExceptionDraft[]): Promise<Received> {
+  // The order first, locked: a push and a poll of one order are judged one at a time.
+  const order = await lockStoreOrder(tx, tenantId, STORE, { transactionId: fact.orderId, originalTransactionId: fact.purchaseToken });
+  const existing = await storedOutcome(tx, tenantId, STORE, fact.notificationId);
+  if (existing) return { result: "duplicate", outcome: existing, notificationId: fact.notificationId };
+
+  const said = { source: fact.source, refundType: fact.refundType, voidedQuantity: fact.voidedQuantity };
+  let outcome: NotificationOutcome = "no-order";
+  let detail: Record<string, unknown> = said;
+  if (order) {
+    const lines = await rows(tx.client, lineRow, `SELECT quantity FROM order_lines WHERE tenant_id = $1 AND order_id = $2`, [tenantId, order.orderId]);
+    const covers = coversOrder(
+      fact,
+      lines.map((l) => l.quantity),
+    );
+    const followed = await followSteps(
+      tx,
+      {
+        tenantId,
+        store: STORE,
+        order,
+        steps: voidSteps(covers, order.state),
+        bizKey: `${STORE}:void:${fact.orderId}`,
+        reason: `Google Play ${covers ? "refund" : "partial refund"} of order ${fact.orderId}`,
+        case: {
+          kind: "store-partial-refund",
+          bizKey: `${STORE}:${fact.orderId}`,
+          detail: { transactionId: fact.orderId, purchaseToken: fact.purchaseToken, voidedQuantity: fact.voidedQuantity, notificationId: fact.notificationId, state: order.state },
+        },
+      },
+      exceptions,
+    );
+    outcome = followed.outcome;
+    detail = { ...said, ...followed.detail };
+  }
+  await insertNotification(
+    tx,
+    {
+      tenantId,
+      store: STORE,
+      notificationId: fact.notificationId,
+      type: "VOIDED_PURCHASE",
+      subtype: fact.refundType === "full" ? "FULL_REFUND" : "QUANTITY_BASED_PARTIAL_REFUND",
+      environment: "",
+      transactionId: fact.orderId,
+      originalTransactionId: fact.purchaseToken,
+      orderId: order?.orderId ?? null,
+      signedAt: fact.at,
+      outcome,
+      detail,
+      deadline: null,
+      payload: evidence,
+    },
+    { notificationId: fact.notificationId, source: fact.source, eventTime: new Date(fact.at).toISOString() },
+  );
+  return { result: "stored", outcome, notificationId: fact.notificationId };
+}

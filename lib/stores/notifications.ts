@@ -1,0 +1,221 @@
+import "server-only";
+import { z } from "zod";
+import { audit } from "@/lib/audit/record";
+import { execute, maybeOne } from "@/lib/db/sql";
+import { transaction, type PrismaTransaction, type Tx } from "@/lib/db/transaction";
+import { logger } from "@/lib/log";
+import type { ExceptionDraft } from "@/lib/orders/decide";
+import { ORDER_STATES } from "@/lib/orders/machine";
+import { recordException } from "@/lib/orders/record-exception";
+import { transitIn } from "@/lib/orders/transit";
+import type { ExceptionKind } from "@/lib/orders/types";
+import type { Problem } from "@/lib/problems";
+import { storeActor, type NotificationOutcome, type StoreName, type StoreStep } from "./model";
+
+// What every store's notification path does the same way (issue 16): refusing what does not verify
+// (as a rate-limited audit fact), storing a notification once with its audit fact, locking the order
+// a store transaction paid, and following a refund's steps through transit() as the store. Each
+// store (lib/stores/apple, lib/stores/google) verifies and reads its own payloads, and decides.
+
+export type Refused = { readonly result: "refused"; readonly code: "unauthenticated" | "forbidden" | "invalid-input"; readonly problem: Problem };
+
+/**
+ * Refusals recorded as audit facts per tenant, store and minute, per web instance. The URL is public
+ * and a refusal costs the caller nothing, so a row for every one would let anyone grow the audit log;
+ * past this many in a minute they are only logged (the same reasoning as the API key throttle's).
+ */
+export const REFUSALS_RECORDED_PER_MINUTE = 20;
+const refusalsThisMinute = new Map<string, { minute: number; count: number }>();
+
+function mayRecordRefusal(key: string, now: Date): boolean {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const seen = refusalsThisMinute.get(key);
+  if (!seen || seen.minute !== minute) {
+    if (refusalsThisMinute.size > 10_000) refusalsThisMinute.clear();
+    refusalsThisMinute.set(key, { minute, count: 1 });
+    return true;
+  }
+  seen.count += 1;
+  return seen.count <= REFUSALS_RECORDED_PER_MINUTE;
+}
+
+/** A notification refused before anything was stored: an audit fact of the tenant's (within the rate), nothing else. */
+export async function refuseNotification(store: StoreName, tenantId: string, now: Date, code: Refused["code"], problem: Problem): Promise<Refused> {
+  if (mayRecordRefusal(`${store}:${tenantId}`, now)) {
+    await audit({ actor: storeActor(store), action: "store.notification-refused", tenantId, target: `tenant:${tenantId}`, detail: { store, problem } });
+  } else {
+    logger.warn({ tenantId, store, problem }, "store notification refused (audit rows for this minute used up)");
+  }
+  return { result: "refused", code, problem };
+}
+
+/**
+ * Stores notifications in one transaction (retried when a concurrent twin won the unique key: the
+ * retry then finds it stored), and files the exceptions transit() drafted for refused steps after
+ * the commit, like transit()'s own — `work` pushes them onto the list it is given.
+ */
+export async function inStoreTransaction<R>(label: string, work: (tx: PrismaTransaction, exceptions: ExceptionDraft[]) => Promise<R>): Promise<R> {
+  const { result, exceptions } = await transaction(
+    async (tx: PrismaTransaction) => {
+      const exceptions: ExceptionDraft[] = [];
+      return { result: await work(tx, exceptions), exceptions };
+    },
+    { retry: { label, uniqueViolations: true }, prisma: true },
+  );
+  for (const exception of exceptions) await recordException(exception);
+  return result;
+}
+
+const existingRow = z.object({ outcome: z.string() });
+
+/** What a notification already stored did, or null: a store's retry is answered from it. */
+export async function storedOutcome(tx: Tx, tenantId: string, store: StoreName, notificationId: string): Promise<NotificationOutcome | null> {
+  const existing = await maybeOne(tx.client, existingRow, `SELECT outcome FROM store_notifications WHERE tenant_id = $1 AND store = $2 AND notification_id = $3`, [
+    tenantId,
+    store,
+    notificationId,
+  ]);
+  return existing ? (existing.outcome as NotificationOutcome) : null;
+}
+
+export interface NotificationRow {
+  readonly tenantId: string;
+  readonly store: StoreName;
+  readonly notificationId: string;
+  readonly type: string;
+  readonly subtype: string | null;
+  readonly environment: string;
+  readonly transactionId: string | null;
+  readonly originalTransactionId: string | null;
+  readonly orderId: number | null;
+  /** When the store says it happened, ms since the epoch: a transaction's events are ordered by it. */
+  readonly signedAt: number;
+  readonly outcome: NotificationOutcome;
+  readonly detail: Record<string, unknown>;
+  readonly deadline: Date | null;
+  /** The verified, decoded payload, kept as evidence. */
+  readonly payload: unknown;
+}
+
+/**
+ * Stores one notification with what it did, and its audit fact in the same transaction: it joins the
+ * order's chain and timeline (what the store said, and what it did), or the tenant's when no order
+ * is involved. `fact` is the audit detail beside the type and outcome.
+ */
+export async function insertNotification(tx: PrismaTransaction, n: NotificationRow, fact: Record<string, unknown>): Promise<void> {
+  await execute(
+    tx.client,
+    `INSERT INTO store_notifications (tenant_id, store, notification_id, type, subtype, environment, transaction_id, original_transaction_id,
+                                      order_id, signed_at, outcome, detail, deadline_at, payload)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10::float8 / 1000), $11, $12, $13, $14)`,
+    [
+      n.tenantId,
+      n.store,
+      n.notificationId,
+      n.type,
+      n.subtype,
+      n.environment,
+      n.transactionId,
+      n.originalTransactionId,
+      n.orderId,
+      n.signedAt,
+      n.outcome,
+      JSON.stringify(n.detail),
+      n.deadline,
+      JSON.stringify(n.payload),
+    ],
+  );
+  await audit(
+    {
+      actor: storeActor(n.store),
+      action: "store.notification",
+      tenantId: n.tenantId,
+      orderId: n.orderId,
+      target: n.transactionId ? `${n.store}:${n.transactionId}` : null,
+      detail: { type: n.type, ...(n.subtype ? { subtype: n.subtype } : {}), outcome: n.outcome, ...fact },
+    },
+    tx.prisma,
+  );
+}
+
+const orderRow = z.object({ orderId: z.coerce.number(), state: z.enum(ORDER_STATES) });
+export type LockedOrder = z.output<typeof orderRow>;
+
+/**
+ * The order a store transaction paid, locked: every notification of one order is then judged one at
+ * a time, each seeing what the previous one stored (READ COMMITTED after the lock). A store order's
+ * pay bizKey is the store's transaction id (Apple transactionId, Google orderId); the first
+ * notification about it records the purchase (with its original transaction id or purchase token)
+ * in store_purchases, where later ones find it.
+ */
+export async function lockStoreOrder(
+  tx: Tx,
+  tenantId: string,
+  store: StoreName,
+  purchase: { readonly transactionId: string; readonly originalTransactionId: string },
+): Promise<LockedOrder | null> {
+  const found = await maybeOne(
+    tx.client,
+    z.object({ orderId: z.coerce.number() }),
+    `(SELECT order_id AS "orderId" FROM store_purchases WHERE tenant_id = $1 AND store = $2 AND transaction_id = $3)
+     UNION ALL
+     (SELECT order_id FROM order_transitions WHERE tenant_id = $1 AND event = 'pay' AND biz_key = $3 ORDER BY id LIMIT 1)
+     LIMIT 1`,
+    [tenantId, store, purchase.transactionId],
+  );
+  if (!found) return null;
+  const order = await maybeOne(tx.client, orderRow, `SELECT id AS "orderId", state FROM orders WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [found.orderId, tenantId]);
+  if (!order) return null;
+  await execute(
+    tx.client,
+    `INSERT INTO store_purchases (tenant_id, store, transaction_id, original_transaction_id, order_id) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (tenant_id, store, transaction_id) DO NOTHING`,
+    [tenantId, store, purchase.transactionId, purchase.originalTransactionId, order.orderId],
+  );
+  return order;
+}
+
+/** A case for a person, as a store step files it: what kind, its bizKey (one case per fact) and what the person needs to know. */
+export interface StoreCase {
+  readonly kind: ExceptionKind;
+  readonly bizKey: string;
+  readonly detail: Record<string, unknown>;
+}
+
+/**
+ * A store's steps for a locked order, followed: each through transit() as the store (source
+ * `store`, one bizKey per store fact, so the same fact can never move the order twice), or a case
+ * filed in this transaction when the order cannot follow. transit()'s refusals end the steps.
+ */
+export async function followSteps(
+  tx: Tx,
+  input: {
+    readonly tenantId: string;
+    readonly store: StoreName;
+    readonly order: LockedOrder;
+    readonly steps: readonly StoreStep[];
+    readonly bizKey: string;
+    readonly reason: string;
+    readonly case?: StoreCase;
+  },
+  exceptions: ExceptionDraft[],
+): Promise<{ outcome: NotificationOutcome; detail: Record<string, unknown> }> {
+  const { order, steps } = input;
+  const actor = storeActor(input.store);
+  if (steps.length === 0) return { outcome: "unchanged", detail: { state: order.state } };
+  const applied: string[] = [];
+  for (const step of steps) {
+    if (step.kind === "case") {
+      if (!input.case) throw new Error(`a ${input.store} step asks for a case the caller did not describe`);
+      await recordException({ tenantId: input.tenantId, orderId: order.orderId, actor, ...input.case }, tx.client);
+      return { outcome: "case-filed", detail: { state: order.state } };
+    }
+    const { result, exception } = await transitIn(tx, { orderId: order.orderId, event: step.event, bizKey: input.bizKey, actor, source: "store", reason: input.reason });
+    if (exception) exceptions.push(exception);
+    if (result.result !== "applied" && result.result !== "duplicate") {
+      return { outcome: "refused", detail: { applied, event: step.event, result: result.result, ...("refusal" in result ? { refusal: result.refusal } : {}) } };
+    }
+    applied.push(step.event);
+  }
+  return { outcome: "applied", detail: { applied } };
+}

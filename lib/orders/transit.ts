@@ -120,20 +120,20 @@ const factsRow = z.object({
   transitions: z.array(transitionRow).nullable(),
 });
 
-// transit()'s statements are prepared (lib/db/sql.ts): every payment runs them.
+// Every payment runs these. The lock is prepared (lib/db/sql.ts); the facts are not: under a
+// generic plan (which a prepared statement may keep after five runs) PostgreSQL read the duplicate
+// check through (tenant_id, event, created_at) — every pay of the tenant — instead of the order's
+// own unique key, and a benchmark slowed from round to round as the table grew (bench/ANALYSIS.md).
 const LOCK_ORDER = prepared("transit.lock", `SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 FOR UPDATE`);
 
-const FACTS = prepared(
-  "transit.facts",
-  `SELECT
+const FACTS = `SELECT
        (SELECT row_to_json(t) FROM (SELECT ${TRANSITION_COLUMNS} FROM order_transitions
           WHERE tenant_id = $1 AND order_id = $2 AND event = $3 AND biz_key = $4) t) AS duplicate,
        CASE WHEN $5 THEN (SELECT from_state FROM order_transitions
           WHERE tenant_id = $1 AND order_id = $2 AND event = 'request-refund' ORDER BY id DESC LIMIT 1) END AS "refundFrom",
        CASE WHEN $6 OR $7 THEN (SELECT json_agg(l) FROM (${lineLedgerSql("$1", "$2")}) l) END AS lines,
        CASE WHEN $7 THEN (SELECT json_agg(t ORDER BY t.id) FROM (SELECT ${TRANSITION_COLUMNS} FROM order_transitions
-          WHERE tenant_id = $1 AND order_id = $2) t) END AS transitions`,
-);
+          WHERE tenant_id = $1 AND order_id = $2) t) END AS transitions`;
 
 /**
  * Everything the decision needs beyond the order row, in one statement issued after the lock (so

@@ -1,20 +1,13 @@
 import createNextIntlPlugin from "next-intl/plugin";
+import SECURITY_HEADERS from "./lib/http/static-headers.json" with { type: "json" };
 
 const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
-// Security headers that never vary, on every response (static files included). The per-request ones
-// (Content-Security-Policy with its nonce, HSTS over HTTPS) are set by proxy.ts.
-const SECURITY_HEADERS = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-  // The console needs none of these; a script that got in cannot ask for them either.
-  {
-    key: "Permissions-Policy",
-    value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), midi=(), interest-cohort=()",
-  },
-  // frame-ancestors 'none' (in the CSP) for browsers that predate it.
-  { key: "X-Frame-Options", value: "DENY" },
-];
+// Security headers that never vary, on every response (static files included), kept in
+// lib/http/static-headers.json for the integration API's own listener too (lib/api/serve.ts): nosniff,
+// the Referrer-Policy, a Permissions-Policy that grants nothing the console does not need (nor a
+// script that got in), and X-Frame-Options for browsers that predate CSP's frame-ancestors 'none'.
+// The per-request ones (Content-Security-Policy with its nonce, HSTS over HTTPS) are set by proxy.ts.
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

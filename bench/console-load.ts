@@ -15,6 +15,7 @@ import { count, ms, perSecond, summarize } from "./lib/stats";
 const PORT = Number(process.env.BENCH_PORT ?? 3700);
 const CONNECTIONS = 50;
 const TARGET_P95_MS = 150;
+const MAX_RSS_MB = 500;
 /** Context for the target: 50 agents who each open a page every 5 s. */
 const AGENT_PAUSE_S = 5;
 const EMAIL = "manager@example.com";
@@ -110,6 +111,14 @@ export const consoleLoadBench: Bench = {
         ];
         const metrics: Metric[] = [];
         const notes: string[] = [];
+        // Each web process's resident memory, sampled every second through the runs below.
+        let peakRss = 0;
+        let processes = 0;
+        const sampler = setInterval(() => {
+          const sizes = server.webProcessRss();
+          processes = Math.max(processes, sizes.length);
+          peakRss = Math.max(peakRss, ...sizes);
+        }, 1000);
         for (const target of targets) {
           log(`${target.key}: warm-up`);
           await load(server.url, cookie, target.paths, 10, 5);
@@ -142,6 +151,13 @@ export const consoleLoadBench: Bench = {
               `Little's law: ${CONNECTIONS} connections each waiting for its answer at ${perSecond(rate)} make a mean latency of ${ms((CONNECTIONS / rate) * 1000)}; a p95 under ${TARGET_P95_MS} ms at ${CONNECTIONS} connections needs more than ${perSecond((CONNECTIONS / TARGET_P95_MS) * 1000)}.`,
           );
         }
+        clearInterval(sampler);
+        metrics.push({
+          name: `memory per web process at ${CONNECTIONS} connections (peak RSS of ${processes})`,
+          value: `${peakRss.toFixed(0)} MiB`,
+          target: `< ${MAX_RSS_MB} MB`,
+          met: processes > 0 && peakRss < MAX_RSS_MB,
+        });
         return {
           metrics,
           notes: [

@@ -13,6 +13,9 @@ import { CASE_FILTERS } from "@/lib/cases/filters";
 import { loadCaseQueue } from "@/lib/cases/queries/case-queue";
 import { caseCounts } from "@/lib/cases/queries/case-counts";
 import { getPool } from "@/lib/db/pool";
+import { preparedStatements } from "@/lib/db/sql";
+import "@/lib/api/keys";
+import "@/lib/orders/transit";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { useFreshDatabase } from "@/lib/test/database";
 import { captureStatements, explain, judgePlan, planNodes, type PlanNode, type Statement } from "./lib/capture";
@@ -174,5 +177,51 @@ describe("case queue statements read the active cases through their partial inde
       await client.query("RESET enable_seqscan");
       client.release();
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The payment path's prepared statements (lib/db/sql.ts): after five runs PostgreSQL may keep a
+// generic plan, made without the parameters' values. Each must still go straight to its order's
+// rows then — through an index whose condition names the order (not merely some index: a generic
+// plan once read transit's duplicate check through (tenant_id, event, created_at), every pay of the
+// tenant). Planned here with the generic plan forced, on a connection of its own.
+
+describe("the payment path's prepared statements reach their order's rows under a generic plan", () => {
+  /** What an index scan of each table must be keyed by. */
+  const KEYED_BY: Record<string, RegExp> = {
+    orders: /\(id = |order_no = /,
+    order_transitions: /order_id = /,
+    order_lines: /order_id = /,
+    grants: /order_id = /,
+  };
+
+  it.each(
+    preparedStatements()
+      .filter((s) => s.name.startsWith("transit.") || s.name.startsWith("api-key."))
+      .map((s) => [s.name, s] as const),
+  )("%s", async (_name, statement) => {
+    const client = await getPool().connect();
+    try {
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      await client.query(`PREPARE generic AS ${statement.text}`);
+      const parameters = Math.max(...[...statement.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+      const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) EXECUTE generic(${Array.from({ length: parameters }, () => "NULL").join(", ")})`,
+      );
+      const reads = planNodes(rows[0]!["QUERY PLAN"][0].Plan).filter((n) => n["Node Type"].endsWith("Scan") && KEYED_BY[n["Relation Name"] ?? ""] !== undefined);
+      const unkeyed = reads.filter((n) => !KEYED_BY[n["Relation Name"]!]!.test(n["Index Cond"] ?? ""));
+      expect(unkeyed.map((n) => `${n["Node Type"]} on ${n["Relation Name"]} ${n["Index Name"] ?? ""} ${n["Index Cond"] ?? ""}`), statement.text).toEqual([]);
+    } finally {
+      await client.query("DEALLOCATE ALL");
+      await client.query("RESET plan_cache_mode");
+      client.release();
+    }
+  });
+
+  it("covers transit's lock and write and the API key lookups", () => {
+    expect(preparedStatements().map((s) => s.name)).toEqual(
+      expect.arrayContaining(["transit.lock", "transit.write", "api-key.caller", "api-key.caller-and-order"]),
+    );
   });
 });

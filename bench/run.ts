@@ -2,13 +2,14 @@
 // after another and writes bench/RESULTS.md. Each benchmark file also runs on its own.
 import { consoleLoadBench } from "./console-load";
 import { hotOrderBench } from "./hot-order";
+import { httpPayBench } from "./http-pay";
 import { largeDataBench } from "./large-data";
 import { BENCH_NAMES, parseArgs, runBenches, USAGE, type Bench } from "./lib/runner";
 import { outboxRelayBench } from "./outbox-relay";
 import { timeoutCloseBench } from "./timeout-close";
 import { transitBench } from "./transit-vs-pgbench";
 
-const ALL: readonly Bench[] = [transitBench, hotOrderBench, largeDataBench, consoleLoadBench, timeoutCloseBench, outboxRelayBench];
+const ALL: readonly Bench[] = [transitBench, hotOrderBench, largeDataBench, consoleLoadBench, timeoutCloseBench, outboxRelayBench, httpPayBench];
 
 try {
   const { names, args } = parseArgs(process.argv.slice(2));

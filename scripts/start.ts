@@ -67,11 +67,12 @@ async function main(): Promise<void> {
     web.once("error", (error) => webEnded({ err: error }));
     stopWeb = async (signal) => void web.kill(signal);
   } else {
-    // Production: `next start` in each of WEB_CONCURRENCY cluster workers sharing PORT. One that
-    // exits after the console came up is restarted with backoff while the others keep serving.
+    // Production: Next's server (lib/process/web-process.ts) in each of WEB_CONCURRENCY cluster
+    // workers sharing PORT. One that exits after the console came up is restarted with backoff
+    // while the others keep serving.
     webProcesses = webProcessCount(process.env, { embedded });
     const web = startWebCluster(
-      { processes: webProcesses, exec: nextCli(), args: ["start", "-p", port], env: { NEXT_TELEMETRY_DISABLED: "1" } },
+      { processes: webProcesses, exec: "lib/process/web-process.ts", args: [], execArgv: tsx(), env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: port } },
       { log, onCannotStart: webEnded },
     );
     stopWeb = (signal) => web.stop(signal);
@@ -114,11 +115,6 @@ async function isEmpty(): Promise<boolean> {
 
 function bin(name: string): string {
   return path.join(process.cwd(), "node_modules", ".bin", name);
-}
-
-/** Next's CLI as a script (a cluster worker runs a JavaScript file, not the .bin shim). */
-function nextCli(): string {
-  return path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 }
 
 function childOptions(): SpawnOptions {

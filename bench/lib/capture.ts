@@ -36,6 +36,7 @@ export interface PlanNode {
   readonly "Node Type": string;
   readonly "Relation Name"?: string;
   readonly "Index Name"?: string;
+  readonly "Index Cond"?: string;
   readonly Plans?: readonly PlanNode[];
 }
 

@@ -3,7 +3,7 @@
 // serves `next start` together with the background worker.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, openSync } from "node:fs";
+import { mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { request } from "./http";
 import { OUT_DIR } from "./runner";
@@ -12,6 +12,8 @@ import { sleep } from "./stats";
 export interface ConsoleServer {
   readonly url: string;
   readonly logFile: string;
+  /** The resident memory of each web process now, in MiB (Linux: read from /proc). */
+  webProcessRss(): number[];
   stop(): Promise<void>;
 }
 
@@ -97,9 +99,27 @@ async function startOnce(options: StartOptions): Promise<ConsoleServer> {
       throw new Error(`npm start exited with code ${exited} before serving; see ${logFile}`);
     }
     const answer = await request(`${url}/sign-in`, { timeoutMs: 30_000 }).catch(() => null);
-    if (answer?.status === 200) return { url, logFile, stop: stopAndForget };
+    if (answer?.status === 200) return { url, logFile, webProcessRss: () => webProcessRss(child.pid!), stop: stopAndForget };
     await sleep(1000);
   }
   await stopAndForget();
   throw new Error(`the console did not answer on ${url}/sign-in in time; see ${logFile}`);
+}
+
+/** The RSS of the web processes (lib/process/web-process.ts) in `npm start`'s process group. */
+function webProcessRss(group: number): number[] {
+  const sizes: number[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after the command's closing parenthesis: state, ppid, pgrp, …
+      const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+      if (pgrp !== group || !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("web-process")) continue;
+      const rss = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (rss) sizes.push(Number(rss[1]) / 1024);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return sizes;
 }

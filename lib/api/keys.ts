@@ -5,7 +5,7 @@ import { audit } from "@/lib/audit/record";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
 import { isUniqueViolation } from "@/lib/db/retry";
-import { maybeOne } from "@/lib/db/sql";
+import { maybeOne, prepared } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import type { ApiKey } from "@/lib/generated/prisma/client";
@@ -142,31 +142,32 @@ export async function authenticateApiKeyForOrder(authorization: string | null, o
 
 const callerWithOrderRow = callerRow.extend({ order: orderRow.nullable() });
 
+// Every API call passes here, so raw SQL, one round trip, prepared (lib/db/sql.ts): look the key up
+// and note its use. last_used_at is only written once a minute per key, so a busy key does not turn
+// every call into a write.
+const KEY_CTE = `WITH k AS (SELECT id, tenant_id, name, secret_hash, last_used_at FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL),
+          touch AS (UPDATE api_keys SET last_used_at = now() WHERE id = (SELECT id FROM k)
+                    AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))`;
+const KEY_CALLER = prepared("api-key.caller", `${KEY_CTE} SELECT tenant_id AS "tenantId", name, secret_hash AS "secretHash" FROM k`);
+const KEY_CALLER_AND_ORDER = prepared(
+  "api-key.caller-and-order",
+  `${KEY_CTE}
+   SELECT k.tenant_id AS "tenantId", k.name, k.secret_hash AS "secretHash",
+          CASE WHEN k.secret_hash = $3 THEN (SELECT row_to_json(o) FROM (SELECT ${ORDER_COLUMNS} FROM orders
+            WHERE tenant_id = k.tenant_id AND order_no = $2) o) END AS "order"
+   FROM k`,
+);
+
 async function authenticate(authorization: string | null, orderNo: string | null): Promise<{ caller: ApiCaller; order?: OrderSnapshot | null } | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
   const parts = match ? KEY_PATTERN.exec(match[1]!) : null;
   if (!parts) return null;
   const [, prefix, secret] = parts;
   const hash = hashSecret(secret!);
-  // Every API call passes here, so raw SQL and one round trip: look the key up and note its use.
-  // last_used_at is only written once a minute per key, so a busy key does not turn every call
-  // into a write.
-  const keyCte = `WITH k AS (SELECT id, tenant_id, name, secret_hash, last_used_at FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL),
-          touch AS (UPDATE api_keys SET last_used_at = now() WHERE id = (SELECT id FROM k)
-                    AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))`;
   const row: (z.output<typeof callerRow> & { readonly order?: OrderSnapshot | null }) | null =
     orderNo === null
-      ? await maybeOne(getPool(), callerRow, `${keyCte} SELECT tenant_id AS "tenantId", name, secret_hash AS "secretHash" FROM k`, [prefix])
-      : await maybeOne(
-          getPool(),
-          callerWithOrderRow,
-          `${keyCte}
-           SELECT k.tenant_id AS "tenantId", k.name, k.secret_hash AS "secretHash",
-                  CASE WHEN k.secret_hash = $3 THEN (SELECT row_to_json(o) FROM (SELECT ${ORDER_COLUMNS} FROM orders
-                    WHERE tenant_id = k.tenant_id AND order_no = $2) o) END AS "order"
-           FROM k`,
-          [prefix, orderNo, hash],
-        );
+      ? await maybeOne(getPool(), callerRow, KEY_CALLER, [prefix])
+      : await maybeOne(getPool(), callerWithOrderRow, KEY_CALLER_AND_ORDER, [prefix, orderNo, hash]);
   if (!row) return null;
   const given = Buffer.from(hash, "hex");
   const stored = Buffer.from(row.secretHash, "hex");

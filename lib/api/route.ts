@@ -21,11 +21,12 @@ import type { ApiCaller } from "./keys";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 type Params = Record<string, string | string[]>;
-type Handler = (request: NextRequest, context: { params: Promise<Params> }) => Promise<Response>;
+/** The integration API's handlers take a plain Fetch Request: lib/api/serve.ts serves them without Next. */
+type Handler<R extends Request = NextRequest> = (request: R, context: { params: Promise<Params> }) => Promise<Response>;
 /** A console route: the staff permission it needs and what it acts on. */
 export type RouteHandler = Handler & { readonly permission: Permission; readonly scopeKind: string };
 /** An integration API route: callers authenticate with a tenant's API key. */
-export type ApiRouteHandler = Handler & { readonly auth: "api-key" };
+export type ApiRouteHandler = Handler<Request> & { readonly auth: "api-key" };
 
 /** What a console route's scope rule reads: the path's parameters and the parsed input. */
 export interface RouteRequest<T> {
@@ -80,7 +81,7 @@ export interface ApiRouteContext<T> {
   readonly actor: string;
   readonly input: T;
   readonly params: Params;
-  readonly request: NextRequest;
+  readonly request: Request;
   readonly log: typeof logger;
 }
 
@@ -92,7 +93,7 @@ export function apiRoute<S extends z.ZodType>(
   spec: { readonly name: string; readonly input: S },
   handle: (ctx: ApiRouteContext<z.output<S>>) => Promise<Response>,
 ): ApiRouteHandler {
-  const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
+  const handler = async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
     const { requestId, log } = requestLog(request, spec.name);
     try {
       const caller = await authenticateApiRequest(request.headers);
@@ -128,7 +129,7 @@ export function apiOrderRoute<S extends z.ZodType>(
   spec: { readonly name: string; readonly input: S },
   handle: (ctx: ApiOrderRouteContext<z.output<S>>) => Promise<Response>,
 ): ApiRouteHandler {
-  const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
+  const handler = async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
     const { requestId, log } = requestLog(request, spec.name);
     try {
       // A path no order can have (a NUL) is still judged on its key first, then answered 404.
@@ -217,26 +218,26 @@ export function apiKeyOrStaffRoute<S extends z.ZodType>(
 }
 
 /** The request's id (the caller's x-request-id, else a new one) and a log that names it and the route. */
-function requestLog(request: NextRequest, route: string) {
+function requestLog(request: Request, route: string) {
   const requestId = request.headers.get("x-request-id") ?? randomUUID();
   return { requestId, log: logger.child({ route, requestId }) };
 }
 
-async function parseInput<S extends z.ZodType>(schema: S, request: NextRequest): Promise<z.output<S>> {
+async function parseInput<S extends z.ZodType>(schema: S, request: Request): Promise<z.output<S>> {
   const parsed = schema.safeParse(await readInput(request));
   if (!parsed.success) throw new AppError("invalid-input", undefined, { fields: fieldProblems(parsed.error) });
   return parsed.data;
 }
 
-export async function readInput(request: NextRequest): Promise<unknown> {
+export async function readInput(request: Request): Promise<unknown> {
   const input = await readRawInput(request);
   const nul = nulProblems(input);
   if (nul) throw new AppError("invalid-input", undefined, { fields: nul });
   return input;
 }
 
-async function readRawInput(request: NextRequest): Promise<unknown> {
-  if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(request.nextUrl.searchParams);
+async function readRawInput(request: Request): Promise<unknown> {
+  if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(new URL(request.url).searchParams);
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) throw new AppError("unsupported-media-type");
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -261,7 +262,7 @@ export function errorResponse(error: unknown, requestId: string, log: typeof log
 }
 
 /** A store's notification route: no key or session — the store's signature on the body is the credential. */
-export type StoreRouteHandler = Handler & { readonly auth: "store-signature" };
+export type StoreRouteHandler = Handler<Request> & { readonly auth: "store-signature" };
 
 export interface StoreRouteContext<T> {
   readonly input: T;
@@ -278,7 +279,7 @@ export interface StoreRouteContext<T> {
  * builder marks the route so lib/auth/entrypoints.integration.test.ts holds it to exactly that.
  */
 export function storeRoute<S extends z.ZodType>(spec: { readonly name: string; readonly input: S }, handle: (ctx: StoreRouteContext<z.output<S>>) => Promise<Response>): StoreRouteHandler {
-  const handler = async (request: NextRequest, context: { params: Promise<Params> }): Promise<Response> => {
+  const handler = async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
     const { requestId, log } = requestLog(request, spec.name);
     try {
       const params = await pathParams(context);

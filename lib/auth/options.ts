@@ -1,6 +1,6 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
-import CredentialsProvider from "next-auth/providers/credentials";
+import credentials from "next-auth/providers/credentials";
 import { audit } from "@/lib/audit/record";
 import { servedOverHttps } from "@/lib/http/security-headers";
 import { logger } from "@/lib/log";
@@ -8,6 +8,10 @@ import { clientAddress } from "./client-address";
 import { safeCallbackPath } from "./safe-redirect";
 import { authenticate } from "./sign-in";
 import { revokeSessions } from "./staff";
+
+// next-auth is CommonJS with `exports.default`: Next's bundler hands over that default, Node's own
+// module loader (the web process's API listener, lib/api/serve.ts, loads this file) the exports object.
+const CredentialsProvider = (credentials as unknown as { default?: typeof credentials }).default ?? credentials;
 
 /** Sessions are short: an idle console signs out within the hour. */
 export const SESSION_MAX_AGE_SECONDS = 60 * 60;

@@ -1,12 +1,41 @@
 import "server-only";
 import { z } from "zod";
 import { REVERSAL_GRANT_PREFIX } from "./grant-decision";
-import { rows, type Queryable } from "@/lib/db/sql";
+import { prepared, rows, type Queryable } from "@/lib/db/sql";
 import type { Effects } from "./decide";
 import { ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow } from "./rows";
 import type { OrderSnapshot, TransitionRecord } from "./types";
 
 const writtenRow = z.object({ order: orderRow, transition: transitionRow });
+
+/** Prepared (lib/db/sql.ts): every payment writes through it. */
+const WRITE = prepared(
+  "transit.write",
+  `WITH x AS (
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                              $9::text[], $10::int[], $11::text[], $12::jsonb[])
+           AS x(order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version, topic, payload)
+       ), t AS (
+         INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason)
+         SELECT tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason FROM x
+         RETURNING order_id AS "orderId", ${TRANSITION_COLUMNS}
+       ), o AS (
+         UPDATE orders SET state = x.to_state, state_at = now(), version = version + 1, updated_at = now()
+         FROM x WHERE orders.id = x.order_id AND orders.state = x.from_state AND orders.version = x.seen_version
+         RETURNING ${ORDER_COLUMNS}
+       ), m AS (
+         INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)
+         SELECT x.tenant, x.order_id, x.topic, x.payload || jsonb_build_object('at', t."at")
+         FROM x JOIN o ON o.id = x.order_id JOIN t ON t."orderId" = x.order_id
+       ), r AS (
+         INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason)
+         SELECT x.tenant, x.order_id, g.sku, $17 || x.biz_key, g.quantity, x.source, x.actor,
+                g.disposition || ': ' || coalesce(x.reason, 'refund confirmed')
+         FROM unnest($13::bigint[], $14::text[], $15::int[], $16::text[]) AS g(order_id, sku, quantity, disposition)
+         JOIN x ON x.order_id = g.order_id JOIN o ON o.id = g.order_id
+       )
+       SELECT row_to_json(o) AS order, row_to_json(t) AS transition FROM o JOIN t ON t."orderId" = o.id`,
+);
 
 /**
  * Writes the effects decide() returned, for one order or many, in one statement: the transitions,
@@ -22,30 +51,7 @@ export async function writeTransitions(db: Queryable, writes: readonly Effects[]
   return rows(
     db,
     writtenRow,
-    `WITH x AS (
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::text[], $10::int[], $11::text[], $12::jsonb[])
-         AS x(order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version, topic, payload)
-     ), t AS (
-       INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason)
-       SELECT tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason FROM x
-       RETURNING order_id AS "orderId", ${TRANSITION_COLUMNS}
-     ), o AS (
-       UPDATE orders SET state = x.to_state, state_at = now(), version = version + 1, updated_at = now()
-       FROM x WHERE orders.id = x.order_id AND orders.state = x.from_state AND orders.version = x.seen_version
-       RETURNING ${ORDER_COLUMNS}
-     ), m AS (
-       INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)
-       SELECT x.tenant, x.order_id, x.topic, x.payload || jsonb_build_object('at', t."at")
-       FROM x JOIN o ON o.id = x.order_id JOIN t ON t."orderId" = x.order_id
-     ), r AS (
-       INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason)
-       SELECT x.tenant, x.order_id, g.sku, $17 || x.biz_key, g.quantity, x.source, x.actor,
-              g.disposition || ': ' || coalesce(x.reason, 'refund confirmed')
-       FROM unnest($13::bigint[], $14::text[], $15::int[], $16::text[]) AS g(order_id, sku, quantity, disposition)
-       JOIN x ON x.order_id = g.order_id JOIN o ON o.id = g.order_id
-     )
-     SELECT row_to_json(o) AS order, row_to_json(t) AS transition FROM o JOIN t ON t."orderId" = o.id`,
+    WRITE,
     [
       writes.map((w) => w.order.id),
       writes.map((w) => w.order.tenantId),

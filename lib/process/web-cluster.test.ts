@@ -72,7 +72,7 @@ describe("startWebCluster", () => {
     const log = recorder();
     const failures: object[] = [];
     const web = startWebCluster(
-      { processes: 2, exec: FIXTURE, args: [String(port)] },
+      { processes: 2, exec: FIXTURE, args: [String(port)], execArgv: [] },
       { log, upAfterMs: 300, backoff: { initialMs: 200, maxMs: 1_000, resetAfterMs: 60_000 }, onCannotStart: (f) => failures.push(f) },
     );
     running.push(web);
@@ -107,7 +107,7 @@ describe("startWebCluster", () => {
     const log = recorder();
     const failures: Record<string, unknown>[] = [];
     const web = startWebCluster(
-      { processes: 2, exec: FIXTURE, args: ["--fail"] },
+      { processes: 2, exec: FIXTURE, args: ["--fail"], execArgv: [] },
       { log, backoff: { initialMs: 50, maxMs: 50, resetAfterMs: 60_000 }, onCannotStart: (f) => failures.push(f as Record<string, unknown>) },
     );
     running.push(web);

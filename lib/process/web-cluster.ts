@@ -4,7 +4,7 @@ import { DEFAULT_BACKOFF, restartDelayMs, type Backoff, type SupervisorLog } fro
 
 // In production `npm start` serves the console from several web processes behind one port, with
 // Node's own `cluster` module: this process (the primary) owns the listening socket and hands each
-// new connection to one of the web processes in turn (round robin), each of which runs `next start`.
+// new connection to one of the web processes in turn (round robin), each of which runs Next's production server (lib/process/web-process.ts).
 // Web processes keep no state (README, "Architecture"), so any of them may serve any request.
 //
 // A web process that dies after the console came up is started again, alone, after a backoff pause
@@ -19,9 +19,10 @@ export interface WebClusterLog extends SupervisorLog {
 export interface WebClusterSpec {
   /** How many web processes (see webProcessCount()). */
   readonly processes: number;
-  /** The script each web process runs (Next's CLI), and its arguments. */
+  /** The script each web process runs, its arguments, and Node's own flags for it. */
   readonly exec: string;
   readonly args: readonly string[];
+  readonly execArgv: readonly string[];
   /** Added to each web process's environment (on top of this process's own). */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -77,8 +78,7 @@ export function startWebCluster(spec: WebClusterSpec, options: WebClusterOptions
   // accepts its connections itself, so this process (which may be running the embedded database)
   // is not in the path. Both must be chosen before the first fork.
   cluster.schedulingPolicy = spec.processes > 1 ? cluster.SCHED_RR : cluster.SCHED_NONE;
-  // Next's CLI is plain JavaScript: the web processes get none of this process's flags (tsx).
-  cluster.setupPrimary({ exec: spec.exec, args: [...spec.args], execArgv: [] });
+  cluster.setupPrimary({ exec: spec.exec, args: [...spec.args], execArgv: [...spec.execArgv] });
 
   interface Slot {
     readonly index: number;

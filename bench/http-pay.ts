@@ -1,0 +1,172 @@
+// 7. Payment callbacks through the HTTP API against pgbench running the same transaction.
+//
+// The production server (`npm start`: its web processes and the worker) on a fresh database; 16
+// clients each POST `pay` to `/api/v1/orders/{no}/events` for its own `created` orders (distinct
+// orders, one request in flight per client, keep-alive), with a tenant API key. Then pgbench with 16
+// clients running bench/transit.pgbench.sql with the statements the API's transit() sends (it also
+// reads the order's lines and history for the answer) on other orders of the same table. Rounds
+// alternate API, pgbench, pgbench, API, so drift weighs on both sides alike; total over total.
+// Every answer must be 200 `applied`, and the database must hold exactly one pay per call.
+import path from "node:path";
+import { createApiKey } from "@/lib/api/keys";
+import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import { benchPool, withFreshDatabase } from "./lib/db";
+import { agent, request } from "./lib/http";
+import { insertCreatedOrders, type BulkOrders } from "./lib/orders";
+import { runPgbench } from "./lib/pgbench";
+import { BENCH_DIR, isMain, runAlone, type Bench } from "./lib/runner";
+import { startConsole } from "./lib/server";
+import { count, ms, perSecond, summarize } from "./lib/stats";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3710);
+const CLIENTS = 16;
+const TENANT = "bench";
+const AMOUNT = 6_00;
+const ACTOR_KEY = "bench-channel";
+const TARGET = 0.5;
+/** Orders set aside per client per round: more than one client pays in a round. */
+const STRIDE = 1_000;
+
+interface Round {
+  readonly side: "api" | "pgbench";
+  readonly transactions: number;
+  readonly seconds: number;
+  readonly tps: number;
+  readonly detail: string;
+}
+
+export const httpPayBench: Bench = {
+  name: "http-pay",
+  title: "7. Payment callbacks through the HTTP API vs pgbench (16 clients, distinct orders)",
+  async run({ args, log }) {
+    const seconds = args.quick ? 4 : 8;
+    const plan: Round["side"][] = ["api", "pgbench", "pgbench", "api", "api", "pgbench", "pgbench", "api"];
+    return withFreshDatabase("http_pay", async (db) => {
+      const pool = benchPool(db.url, 4, "bench-http-pay");
+      try {
+        await ensureTenant(pool, tenantSpec(TENANT));
+        // External delivery: the worker has no grant endpoint to call for the paid orders.
+        await pool.query(`UPDATE tenant_settings SET delivery_mode = 'external', grant_endpoint_url = NULL`);
+        const { key } = await createApiKey({ tenantId: TENANT, name: ACTOR_KEY, actor: "bench" });
+        const blocks: BulkOrders[] = [];
+        for (let r = 0; r <= plan.length; r++) {
+          blocks.push(await insertCreatedOrders(pool, { tenantId: TENANT, count: CLIENTS * STRIDE, orderNoPrefix: `H${r}-`, createdAt: new Date(), amount: AMOUNT }));
+        }
+        await pool.query(`VACUUM ANALYZE orders, order_lines`);
+        await pool.query(`CHECKPOINT`);
+        log(`${count(blocks.length * CLIENTS * STRIDE)} orders ready`);
+
+        const server = await startConsole({ databaseUrl: db.url, port: PORT, label: "http-pay", log });
+        const keepAlive = agent(CLIENTS);
+        try {
+          const runApi = async (block: BulkOrders, secs: number, prefix: string): Promise<Round> => {
+            const latencies: number[] = [];
+            const unexpected: string[] = [];
+            const deadline = performance.now() + secs * 1000;
+            const t0 = performance.now();
+            await Promise.all(
+              Array.from({ length: CLIENTS }, async (_, client) => {
+                for (let n = 1; n <= STRIDE && performance.now() < deadline; n++) {
+                  const orderNo = `${prefix}${String(client * STRIDE + n).padStart(8, "0")}`;
+                  const answer = await request(`${server.url}/api/v1/orders/${orderNo}/events`, {
+                    method: "POST",
+                    agent: keepAlive,
+                    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+                    body: JSON.stringify({ event: "pay", bizKey: `txn-${orderNo}`, amount: AMOUNT }),
+                  });
+                  latencies.push(answer.ms);
+                  if (answer.status !== 200 || !answer.body.startsWith(`{"result":"applied"`)) unexpected.push(`${answer.status} ${answer.body.slice(0, 200)}`);
+                }
+              }),
+            );
+            const elapsed = (performance.now() - t0) / 1000;
+            if (unexpected.length > 0) throw new Error(`api: ${unexpected.length} answers were not 200 applied, e.g. ${unexpected[0]}`);
+            // Exactly one applied pay per call: the orders paid, their transitions, their messages.
+            const { rows } = await pool.query<{ paid: number; transitions: number; messages: number }>(
+              `SELECT (SELECT count(*) FROM orders WHERE id BETWEEN $1 AND $2 AND state = 'paid' AND version = 1)::int AS paid,
+                      (SELECT count(*) FROM order_transitions WHERE order_id BETWEEN $1 AND $2 AND event = 'pay')::int AS transitions,
+                      (SELECT count(*) FROM outbox_messages WHERE order_id BETWEEN $1 AND $2)::int AS messages`,
+              [block.firstId, block.lastId],
+            );
+            const check = rows[0]!;
+            const calls = latencies.length;
+            if (check.paid !== calls || check.transitions !== calls || check.messages !== calls) {
+              throw new Error(`api: ${calls} calls answered applied, but the database holds ${JSON.stringify(check)}`);
+            }
+            const s = summarize(latencies);
+            return { side: "api", transactions: calls, seconds: elapsed, tps: calls / elapsed, detail: `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}` };
+          };
+
+          const runBench = async (block: BulkOrders, secs: number): Promise<Round> => {
+            const result = await runPgbench({
+              databaseUrl: db.url,
+              script: path.join(BENCH_DIR, "transit.pgbench.sql"),
+              clients: CLIENTS,
+              threads: 2,
+              seconds: secs,
+              variables: {
+                n: 0,
+                base: block.firstId - 1,
+                stride: STRIDE,
+                to: "paid",
+                actor: `apikey:${TENANT}/${ACTOR_KEY}`,
+                source: "callback",
+                reason: "bench",
+                refundfrom: "false",
+                // What the API's transit() reads besides the duplicate check: lines and history for the answer.
+                lines: "true",
+                history: "true",
+                empty: "{}",
+                prefix: "refund:",
+              },
+            });
+            if (result.failed > 0) throw new Error(`pgbench: ${result.failed} failed transactions`);
+            const { rows } = await pool.query<{ paid: number }>(
+              `SELECT count(*)::int AS paid FROM orders WHERE id BETWEEN $1 AND $2 AND state = 'paid' AND version = 1`,
+              [block.firstId, block.lastId],
+            );
+            if (rows[0]!.paid !== result.transactions) throw new Error(`pgbench: ${result.transactions} transactions paid ${rows[0]!.paid} orders`);
+            return { side: "pgbench", transactions: result.transactions, seconds: result.transactions / result.tps, tps: result.tps, detail: `latency average ${ms(result.latencyMs)}` };
+          };
+
+          log("warm-up");
+          await runApi(blocks[0]!, 3, "H0-");
+          const rounds: Round[] = [];
+          for (const [i, side] of plan.entries()) {
+            const block = blocks[i + 1]!;
+            const round = side === "api" ? await runApi(block, seconds, `H${i + 1}-`) : await runBench(block, seconds);
+            log(`${side}: ${perSecond(round.tps)} (${round.detail})`);
+            rounds.push(round);
+          }
+          const total = (side: Round["side"]) => {
+            const mine = rounds.filter((r) => r.side === side);
+            return mine.reduce((n, r) => n + r.transactions, 0) / mine.reduce((n, r) => n + r.seconds, 0);
+          };
+          const api = total("api");
+          const pgbench = total("pgbench");
+          const ratio = api / pgbench;
+          return {
+            metrics: [
+              { name: "pay through the HTTP API", value: perSecond(api) },
+              { name: "pgbench (the same transaction)", value: perSecond(pgbench) },
+              { name: "ratio API / pgbench", value: ratio.toFixed(2), target: `≥ ${TARGET}`, met: ratio >= TARGET },
+            ],
+            notes: [
+              `${CLIENTS} clients, each with one request in flight on a keep-alive connection, paying its own \`created\` orders: \`POST /api/v1/orders/{no}/events\` \`{"event":"pay"}\` with a tenant API key, against \`npm start\` (its web processes, the worker) on a fresh database; pgbench \`-M extended -c ${CLIENTS} -j 2\` with bench/transit.pgbench.sql reading lines and history as the API's transit() does (without the API's key and order lookup).`,
+              `Rounds of ${seconds} s after a 3 s API warm-up, total over total: ${rounds.map((r) => `${r.side} ${perSecond(r.tps)} (${r.detail})`).join("; ")}.`,
+              "Every answer was 200 `applied`; after each API round the database held exactly one paid order, one pay transition and one outbox message per call; every pgbench transaction paid its order.",
+              "The clients, the server and PostgreSQL share this machine's cores: the API's rate is what they leave each other.",
+            ],
+          };
+        } finally {
+          keepAlive.destroy();
+          await server.stop();
+        }
+      } finally {
+        await pool.end();
+      }
+    });
+  },
+};
+
+if (isMain(import.meta.url)) await runAlone(httpPayBench);

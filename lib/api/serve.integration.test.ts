@@ -1,0 +1,122 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/api/keys";
+import { getPool } from "@/lib/db/pool";
+import { createOrder } from "@/lib/seed/orders";
+import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import { useFreshDatabase } from "@/lib/test/database";
+import { apiListener, loadApiRoutes } from "./serve";
+
+// The web process's own listener for the integration API (lib/api/serve.ts): the machine-to-machine
+// routes answered without Next, everything else handed to Next untouched — over real HTTP, on a
+// real database.
+
+useFreshDatabase();
+
+let base = "";
+let key = "";
+let server: http.Server;
+/** What reached the fallback (Next, in production): method and path. */
+const handedOn: string[] = [];
+
+beforeAll(async () => {
+  await ensureTenant(getPool(), tenantSpec("serve"));
+  key = (await createApiKey({ tenantId: "serve", name: "channel", actor: "test" })).key;
+  await createOrder(getPool(), { tenantId: "serve", orderNo: "SRV-1", amount: 6_00 });
+  const routes = await loadApiRoutes();
+  server = http.createServer(
+    apiListener(routes, (req, res) => {
+      handedOn.push(`${req.method} ${req.url}`);
+      res.writeHead(299).end("next");
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const pay = (orderNo: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}/api/v1/orders/${orderNo}/events`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+    body: JSON.stringify({ event: "pay", bizKey: "txn-1", amount: 6_00 }),
+  });
+
+describe("the integration API's own listener", () => {
+  it("answers a pay itself: applied once, a duplicate after, with the request id and the security headers", async () => {
+    const first = await pay("SRV-1", { "x-request-id": "req-from-channel" });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ result: "applied", order: { orderNo: "SRV-1", state: "paid" } });
+    expect(first.headers.get("x-request-id")).toBe("req-from-channel");
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("x-frame-options")).toBe("DENY");
+    expect(first.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+
+    const again = await pay("SRV-1");
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ result: "duplicate" });
+    expect(again.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const { rows } = await getPool().query(`SELECT count(*)::int AS n FROM order_transitions t JOIN orders o ON o.id = t.order_id WHERE o.order_no = 'SRV-1' AND t.event = 'pay'`);
+    expect(rows[0].n).toBe(1);
+    expect(handedOn).toEqual([]);
+  });
+
+  it("decodes the path's parameters, and answers a malformed escape 404 as JSON", async () => {
+    const unknown = await pay("SRV%2D2");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: "not-found", message: "No order SRV-2." } });
+    const malformed = await pay("%E0%A4%A");
+    expect(malformed.status).toBe(404);
+    expect(await malformed.json()).toEqual({ error: { code: "not-found", message: "Not found." } });
+    expect(handedOn).toEqual([]);
+  });
+
+  it("answers 401 without a key, as the route does under Next", async () => {
+    const response = await fetch(`${base}/api/v1/orders/SRV-1`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: "unauthenticated" } });
+  });
+
+  it("hands everything else to Next untouched: pages, routes a staff session may call, unknown paths and methods", async () => {
+    handedOn.length = 0;
+    for (const [method, url] of [
+      ["GET", "/orders"],
+      ["GET", "/api/v1/openapi.json"],
+      ["GET", "/api/v1/nothing-here"],
+      ["DELETE", "/api/v1/orders/SRV-1/events"],
+      ["POST", "/api/v1/orders/SRV-1/events/"],
+      ["GET", "/api/console/queues"],
+    ] as const) {
+      const response = await fetch(`${base}${url}`, { method });
+      expect(response.status, `${method} ${url}`).toBe(299);
+    }
+    expect(handedOn).toEqual([
+      "GET /orders",
+      "GET /api/v1/openapi.json",
+      "GET /api/v1/nothing-here",
+      "DELETE /api/v1/orders/SRV-1/events",
+      "POST /api/v1/orders/SRV-1/events/",
+      "GET /api/console/queues",
+    ]);
+  });
+
+  it("takes every API-key and store route under app/api/v1, and no other", async () => {
+    const dir = path.join(process.cwd(), "app", "api", "v1");
+    const files = (await readdir(dir, { recursive: true })).filter((f) => path.basename(f) === "route.ts");
+    const expected: string[] = [];
+    for (const file of files) {
+      const exports = (await import(path.join(dir, file))) as Record<string, { auth?: string }>;
+      for (const [method, handler] of Object.entries(exports)) {
+        if (handler.auth === "api-key" || handler.auth === "store-signature") expected.push(`${method} ${path.join("app", "api", "v1", file)}`);
+      }
+    }
+    const served = (await loadApiRoutes()).flatMap((route) => [...route.handlers.keys()].map((method) => `${method} ${route.file}`));
+    expect(served.sort()).toEqual(expected.sort());
+    expect(served).toContain("POST app/api/v1/orders/[orderNo]/events/route.ts");
+    expect(served).not.toContain("GET app/api/v1/openapi.json/route.ts");
+  });
+});

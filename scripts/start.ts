@@ -71,8 +71,11 @@ async function main(): Promise<void> {
     // workers sharing PORT. One that exits after the console came up is restarted with backoff
     // while the others keep serving.
     webProcesses = webProcessCount(process.env, { embedded });
+    // V8 lets an idle-looking heap grow far past what it keeps alive: at 50 busy connections a web
+    // process reached 833 MiB RSS uncapped, 437 MiB with its old space held to 384 MB and no
+    // slower (bench/ANALYSIS.md, issue 15).
     const web = startWebCluster(
-      { processes: webProcesses, exec: "lib/process/web-process.ts", args: [], execArgv: tsx(), env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: port } },
+      { processes: webProcesses, exec: "lib/process/web-process.ts", args: [], execArgv: ["--max-old-space-size=384", ...tsx()], env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: port } },
       { log, onCannotStart: webEnded },
     );
     stopWeb = (signal) => web.stop(signal);

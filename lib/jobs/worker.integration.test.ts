@@ -144,11 +144,11 @@ describe("runWorker", () => {
 
     // Every job's first statement on its table waits behind this lock — timeout close's and the
     // coordinator's scans of orders, the relay's claim of outbox messages, the audit checkpoint's
-    // read of the chain heads, the voided purchases poll's cursors, the refund reviews' deadline scan — until the server ends the waiting connections, as a restart or
-    // pg_terminate_backend would.
+    // read of the chain heads, the voided purchases poll's cursors, the refund reviews' deadline
+    // scan — until the server ends the waiting connections, as a restart or pg_terminate_backend would.
     const locker = await getPool().connect();
     await locker.query("BEGIN");
-    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads, store_poll_cursors IN ACCESS EXCLUSIVE MODE");
+    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads, store_poll_cursors, refund_reviews IN ACCESS EXCLUSIVE MODE");
     const failures: { job: JobName; error: unknown }[] = [];
     const controller = new AbortController();
     const worker = runWorker({

@@ -3,6 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { SHARED_SESSION_ENV } from "./sql";
 
 // The embedded default: real PostgreSQL compiled to WASM (PGlite), served on a loopback port, so
 // the app connects to it exactly as it would to any PostgreSQL — one code path. It runs one
@@ -33,6 +34,9 @@ export async function openEmbedded(options: EmbeddedOptions = {}): Promise<Embed
   const dataDir = options.dataDir ?? DATA_DIR;
   // Written by the process that owns the database, so a second process (the CLI) can join it.
   const ownerFile = path.join(dataDir, "embedded.json");
+  // Every connection to it shares PGlite's one session: no prepared statements (lib/db/sql.ts).
+  // Inherited by the processes this one starts (the web processes, the worker, the simulator).
+  process.env[SHARED_SESSION_ENV] = "1";
   const running = await runningOwner(ownerFile);
   if (running) return { url: urlFor(running.port), owned: false, stop: async () => undefined };
 

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DATA_DIR, openEmbedded } from "./embedded";
-import { SHARED_SESSION_ENV } from "./sql";
 import { closePool } from "./pool";
 import { disconnectPrisma } from "./prisma";
 
@@ -35,7 +34,6 @@ export async function openDatabase(role: EmbeddedRole): Promise<OpenDatabase> {
     throw new Error(NOTHING_TO_JOIN);
   }
   process.env.DATABASE_URL = embedded.url;
-  process.env[SHARED_SESSION_ENV] = "1";
   return {
     embedded: true,
     async close() {

@@ -39,7 +39,7 @@ export function preparedStatements(): readonly PreparedStatement[] {
   return PREPARED;
 }
 
-/** Set by openDatabase() when the database is the embedded one. */
+/** Set by openEmbedded(): the database is the embedded one. */
 export const SHARED_SESSION_ENV = "DATABASE_SHARED_SESSION";
 
 type Statement = string | PreparedStatement;

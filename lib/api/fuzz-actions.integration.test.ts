@@ -117,6 +117,7 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
   }),
   "settings.update-unpaid-timeout": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), timeout: minutes }),
   "settings.update-refund-reviews": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), autoSend: fc.boolean() }),
+  "settings.update-refund-watch": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), percent: fc.constantFrom("30", "", "0", "101", "12.5", "abc") }),
   "refund-reviews.send": fc.record({
     reviewId: fc.oneof(later(() => home.reviewId), fc.constantFrom(2 ** 40, -1, "1e3")),
     customerConsented: fc.boolean(),

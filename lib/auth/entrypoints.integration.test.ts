@@ -132,6 +132,7 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
     pushServiceAccount: "play-push@example.iam.gserviceaccount.com",
   }),
   "settings.update-refund-reviews": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, autoSend: true }),
+  "settings.update-refund-watch": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, percent: "30" }),
   "refund-reviews.send": () => ({ reviewId: home.reviewId, customerConsented: true, refundPreference: 3 }),
   "settings.update-unpaid-timeout": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, timeout: minutes(45) }),
   "settings.update-canned-reasons": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, close: "the player asked us to cancel" }),

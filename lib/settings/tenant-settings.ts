@@ -21,6 +21,8 @@ export interface TenantSettingsView {
   readonly webhookUrl: string | null;
   /** Whether the worker answers store refund reviews itself before their deadline (lib/stores/reviews). */
   readonly refundReviewAutoSend: boolean;
+  /** Players whose refunded share of spend is at or above this percentage are on the refund watch list; null: off. */
+  readonly refundWatchPercent: number | null;
   /** The App Store app whose notifications the tenant accepts (issue 16); null: not connected. */
   readonly appleBundleId: string | null;
   readonly appleEnvironment: string | null;
@@ -53,6 +55,7 @@ const settingsRow = z.object({
   appleBundleId: z.string().nullable(),
   appleEnvironment: z.string().nullable(),
   refundReviewAutoSend: z.boolean(),
+  refundWatchPercent: z.number().nullable(),
   googlePackageName: z.string().nullable(),
   googlePushAudience: z.string().nullable(),
   googlePushServiceAccount: z.string().nullable(),
@@ -70,6 +73,7 @@ export async function listTenantSettings(scope: readonly string[]): Promise<Tena
             s.max_dwell_seconds AS "maxDwellSeconds", s.refund_approval_amount AS "refundApprovalAmount",
             s.canned_reasons AS "cannedReasons", s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl",
             s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment", s.refund_review_auto_send AS "refundReviewAutoSend",
+            s.refund_watch_percent AS "refundWatchPercent",
             s.google_package_name AS "googlePackageName", s.google_push_audience AS "googlePushAudience",
             s.google_push_service_account AS "googlePushServiceAccount",
             to_char(s.updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt",

@@ -22,6 +22,8 @@ export type SettingsChange =
   | { readonly field: "webhook_url"; readonly value: string | null }
   /** Whether the worker answers store refund reviews itself before their deadline (lib/stores/reviews). */
   | { readonly field: "refund_review_auto_send"; readonly value: boolean }
+  /** Players whose refunded share of spend is at or above this percentage are on the refund watch list; null: off. */
+  | { readonly field: "refund_watch_percent"; readonly value: number | null }
   /** The App Store app whose signed notifications the tenant accepts (issue 16); nulls: not connected. */
   | { readonly field: "apple_store"; readonly value: AppleStoreSettings }
   /** The Google Play app whose pushes and voided purchases the tenant takes (issue 16); nulls: not connected. */
@@ -57,6 +59,7 @@ const lockedRow = z.object({
   appleBundleId: z.string().nullable(),
   appleEnvironment: z.string().nullable(),
   refundReviewAutoSend: z.boolean(),
+  refundWatchPercent: z.number().nullable(),
   googlePackageName: z.string().nullable(),
   googlePushAudience: z.string().nullable(),
   googlePushServiceAccount: z.string().nullable(),
@@ -116,6 +119,9 @@ function planChange(row: z.output<typeof lockedRow>, change: SettingsChange): { 
     case "refund_review_auto_send":
       if (row.refundReviewAutoSend === change.value) return null;
       return { assignment: `refund_review_auto_send = $2`, value: change.value, before: row.refundReviewAutoSend, after: change.value };
+    case "refund_watch_percent":
+      if (row.refundWatchPercent === change.value) return null;
+      return { assignment: `refund_watch_percent = $2`, value: change.value, before: row.refundWatchPercent, after: change.value };
     case "apple_store": {
       const before = { bundleId: row.appleBundleId, environment: row.appleEnvironment };
       if (before.bundleId === change.value.bundleId && before.environment === change.value.environment) return null;
@@ -163,7 +169,7 @@ export async function updateTenantSettings(tenantId: string, expectedUpdatedAt: 
         `SELECT s.unpaid_timeout_seconds AS "unpaidTimeoutSeconds", s.max_dwell_seconds AS "maxDwellSeconds",
                 s.refund_approval_amount AS "refundApprovalAmount", s.canned_reasons AS "cannedReasons",
                 s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl", s.refund_review_auto_send AS "refundReviewAutoSend",
-                s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment",
+                s.refund_watch_percent AS "refundWatchPercent", s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment",
                 s.google_package_name AS "googlePackageName", s.google_push_audience AS "googlePushAudience",
                 s.google_push_service_account AS "googlePushServiceAccount", t.currency, s.updated_at = $2::timestamptz AS matches
          FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 FOR UPDATE OF s`,

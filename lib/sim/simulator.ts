@@ -5,10 +5,12 @@ import { TOPIC_HEADER, verifySignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } fro
 import { logger } from "@/lib/log";
 import type { RefundRequestedPayload } from "@/lib/refunds/request-refund";
 import { DEMO_CATALOG, type DemoProduct, type DemoTenantId } from "@/lib/seed/demo-catalog";
+import { isStore, simulatedPayment } from "./store-payment";
 
 // The traffic simulator: plays the outside world against a running console, through the public
 // integration API only. Payment channels create and pay orders (with the occasional retried
-// callback, short payment, overpayment, second payment and payment after close); xiaoxiao's game
+// callback, short payment, overpayment, second payment and payment after close), and a few are paid
+// through the App Store or Google Play (store-payment.ts); xiaoxiao's game
 // server drives its own delivery through the API; a demo grant endpoint answers fangzhou's delivery
 // coordinator (managed mode); and the channels hear of refund requests on a webhook and answer them
 // through the API (refund-channel.ts), so cases move through every state while you watch.
@@ -29,6 +31,7 @@ export interface SimulatorOptions {
 export type SimCounter =
   | "created"
   | "paid"
+  | "store-orders"
   | "retried-callbacks"
   | "short-payments"
   | "abandoned"
@@ -64,6 +67,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<SimReport
   const report: SimReport = {
     created: 0,
     paid: 0,
+    "store-orders": 0,
     "retried-callbacks": 0,
     "short-payments": 0,
     abandoned: 0,
@@ -111,12 +115,14 @@ export async function runSimulator(options: SimulatorOptions): Promise<SimReport
       }
       return;
     }
-    const txn = `${random() < 0.6 ? "alipay" : "wechat"}-${orderNo}`;
-    if (fate < 0.1) {
+    const payment = simulatedPayment(orderNo, random);
+    const txn = payment.txn;
+    const store = isStore(payment.channel);
+    if (fate < 0.1 && !store) {
       await event({ event: "pay", bizKey: `${txn}-short`, amount: product.price - 100 });
       report["short-payments"]++;
     }
-    if (fate >= 0.1 && fate < 0.105) {
+    if (fate >= 0.1 && fate < 0.105 && !store) {
       // Charged too much and nothing else: the order waits for ops to accept it (or times out).
       await event({ event: "pay", bizKey: `${txn}-over`, amount: product.price + 100 });
       report.overpayments++;
@@ -125,11 +131,12 @@ export async function runSimulator(options: SimulatorOptions): Promise<SimReport
     const paid = await event({ event: "pay", bizKey: txn, amount: product.price });
     if (paid.status !== 200) return;
     report.paid++;
+    if (store) report["store-orders"]++;
     if (random() < 0.15) {
       await event({ event: "pay", bizKey: txn, amount: product.price });
       report["retried-callbacks"]++;
     }
-    if (random() < 0.01) {
+    if (random() < 0.01 && !store) {
       // The player paid twice (a second transaction): money for ops to give back.
       await event({ event: "pay", bizKey: `${txn}-again`, amount: product.price });
       report["second-payments"]++;
@@ -147,7 +154,8 @@ export async function runSimulator(options: SimulatorOptions): Promise<SimReport
       }
       if (!stuck && (await event({ event: "confirm-delivery", bizKey: `ticket-${orderNo}` })).status === 200) report["delivered-by-game-server"]++;
     }
-    if (random() < 0.03) {
+    // A store's refunds reach us as the store's signed notifications, which the simulator cannot sign.
+    if (random() < 0.03 && !store) {
       await sleep(1_000 + random() * 3_000, options.signal);
       await event({ event: "request-refund", bizKey: `refund-${orderNo}`, reason: "player asked the channel for a refund" });
       report["refunds-requested"]++;

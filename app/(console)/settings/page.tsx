@@ -7,6 +7,7 @@ import { DwellForm } from "@/components/settings/dwell-form";
 import { GooglePlayForm } from "@/components/settings/google-play-form";
 import { RefundApprovalForm } from "@/components/settings/refund-approval-form";
 import { RefundReviewsForm } from "@/components/settings/refund-reviews-form";
+import { RefundWatchForm } from "@/components/settings/refund-watch-form";
 import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
 import { requireStaff } from "@/lib/auth/page";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
@@ -84,6 +85,11 @@ export default async function SettingsPage() {
             <h3 className="font-medium">{t("refundReviews.title")}</h3>
             <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("refundReviews.description")}</p>
             <RefundReviewsForm tenant={s.tenantId} updatedAt={s.updatedAt} autoSend={s.refundReviewAutoSend} />
+          </div>
+          <div className="border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("refundWatch.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("refundWatch.description")}</p>
+            <RefundWatchForm tenant={s.tenantId} updatedAt={s.updatedAt} percent={s.refundWatchPercent} />
           </div>
           <div className="border-t border-slate-100 p-6">
             <h3 className="font-medium">{t("googlePlay.title")}</h3>

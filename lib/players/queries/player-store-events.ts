@@ -3,14 +3,15 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
 import { REFUND_SIGNALS } from "@/lib/stores/apple/model";
-import { NOTIFICATION_OUTCOMES } from "@/lib/stores/model";
+import { NOTIFICATION_OUTCOMES, STORES } from "@/lib/stores/model";
 
-// What the stores said about a player's orders (issue 16): refunds, declined and reversed refunds,
-// and refund reviews (consumption requests), newest first — the refund-abuse facts an agent reads
-// beside the player's money. A range of the player's orders (tenant_id, player_id, created_at),
-// then the notifications of each by (tenant_id, order_id).
+// What the stores said about a player's orders (issue 16): the App Store's refunds, declined and
+// reversed refunds and refund reviews (consumption requests), and Google Play's voided purchases
+// (full or partial refunds), newest first — the refund-abuse facts an agent reads beside the
+// player's money. A range of the player's orders (tenant_id, player_id, created_at), then the
+// notifications of each by (tenant_id, order_id).
 
-export const STORE_EVENT_TYPES = [...REFUND_SIGNALS, "CONSUMPTION_REQUEST"] as const;
+export const STORE_EVENT_TYPES = [...REFUND_SIGNALS, "VOIDED_PURCHASE", "CONSUMPTION_REQUEST"] as const;
 export type StoreEventType = (typeof STORE_EVENT_TYPES)[number];
 
 export const PLAYER_STORE_EVENT_LIMIT = 50;
@@ -18,8 +19,10 @@ export const PLAYER_STORE_EVENT_LIMIT = 50;
 const eventRow = z.object({
   id: z.number(),
   orderNo: z.string(),
-  store: z.string(),
+  store: z.enum(STORES),
   type: z.enum(STORE_EVENT_TYPES),
+  /** A Google Play void of some units only (the ledger leaves it to a case). */
+  partial: z.boolean(),
   outcome: z.enum(NOTIFICATION_OUTCOMES),
   transactionId: z.string().nullable(),
   signedAt: z.coerce.date(),
@@ -34,15 +37,19 @@ export type PlayerStoreEvent = Omit<z.output<typeof eventRow>, "refunds" | "reve
 export interface PlayerStoreEvents {
   readonly events: readonly PlayerStoreEvent[];
   readonly total: number;
-  /** Notifications the store refunded by, and reversed refunds, over the player's whole history here. */
+  /**
+   * Over the player's whole history here: the stores' refunds (Apple's REFUND, Google's voids), and
+   * reversed refunds. A refund fact the order already agreed with (outcome `unchanged`: Google's
+   * push and poll of one void, a store repeating itself) is listed but not counted again.
+   */
   readonly refunds: number;
   readonly reversals: number;
 }
 
 export const PLAYER_STORE_EVENTS_SQL = `
-  SELECT n.id::int AS id, o.order_no AS "orderNo", n.store, n.type, n.outcome, n.transaction_id AS "transactionId",
-         n.signed_at AS "signedAt", n.deadline_at AS "deadlineAt",
-         count(*) FILTER (WHERE n.type = 'REFUND') OVER ()::int AS refunds,
+  SELECT n.id::int AS id, o.order_no AS "orderNo", n.store, n.type, n.subtype IS NOT DISTINCT FROM 'QUANTITY_BASED_PARTIAL_REFUND' AS partial,
+         n.outcome, n.transaction_id AS "transactionId", n.signed_at AS "signedAt", n.deadline_at AS "deadlineAt",
+         count(*) FILTER (WHERE n.type IN ('REFUND', 'VOIDED_PURCHASE') AND n.outcome <> 'unchanged') OVER ()::int AS refunds,
          count(*) FILTER (WHERE n.type = 'REFUND_REVERSED') OVER ()::int AS reversals,
          count(*) OVER ()::int AS total
   FROM orders o

@@ -82,25 +82,34 @@ const exceptionRow = z.object({
   total: z.number(),
 });
 
-export const PLAYER_SUMMARY_SQL = {
-  money: `SELECT o.currency,
+/**
+ * The money rows (currency, orders, paidOrders, paid, refundedOrders, refunded, firstAt, lastAt) of
+ * the player `player` in `tenant` — SQL expressions: parameters, or an outer query's columns (the
+ * order page reads them in its own query, for the refund watch list).
+ */
+export function playerMoneySql(tenant: string, player: string): string {
+  return `SELECT po.currency,
                  count(*)::int AS orders,
                  count(*) FILTER (WHERE pay.biz_key IS NOT NULL)::int AS "paidOrders",
-                 coalesce(sum(o.amount) FILTER (WHERE pay.biz_key IS NOT NULL), 0)::bigint AS paid,
-                 count(*) FILTER (WHERE pay.biz_key IS NOT NULL AND (o.state = 'refunded' OR back.amount > 0))::int AS "refundedOrders",
-                 coalesce(sum(CASE WHEN pay.biz_key IS NULL THEN 0 WHEN o.state = 'refunded' THEN o.amount ELSE back.amount END), 0)::bigint AS refunded,
-                 min(o.created_at) AS "firstAt", max(o.created_at) AS "lastAt"
-          FROM orders o
+                 coalesce(sum(po.amount) FILTER (WHERE pay.biz_key IS NOT NULL), 0)::bigint AS paid,
+                 count(*) FILTER (WHERE pay.biz_key IS NOT NULL AND (po.state = 'refunded' OR back.amount > 0))::int AS "refundedOrders",
+                 coalesce(sum(CASE WHEN pay.biz_key IS NULL THEN 0 WHEN po.state = 'refunded' THEN po.amount ELSE back.amount END), 0)::bigint AS refunded,
+                 min(po.created_at) AS "firstAt", max(po.created_at) AS "lastAt"
+          FROM orders po
           LEFT JOIN LATERAL (
-            SELECT t.biz_key FROM order_transitions t WHERE t.tenant_id = o.tenant_id AND t.order_id = o.id AND t.event = 'pay' LIMIT 1
+            SELECT t.biz_key FROM order_transitions t WHERE t.tenant_id = po.tenant_id AND t.order_id = po.id AND t.event = 'pay' LIMIT 1
           ) pay ON true
           LEFT JOIN LATERAL (
             SELECT coalesce(sum(r.amount), 0)::bigint AS amount FROM payment_refunds r
-            WHERE r.tenant_id = o.tenant_id AND r.order_id = o.id AND r.status = 'confirmed' AND r.payment_txn = pay.biz_key
+            WHERE r.tenant_id = po.tenant_id AND r.order_id = po.id AND r.status = 'confirmed' AND r.payment_txn = pay.biz_key
           ) back ON true
-          WHERE o.tenant_id = $1 AND o.player_id = $2
-          GROUP BY o.currency
-          ORDER BY (o.currency = (SELECT currency FROM tenants WHERE id = $1)) DESC, o.currency`,
+          WHERE po.tenant_id = ${tenant} AND po.player_id = ${player}
+          GROUP BY po.currency`;
+}
+
+export const PLAYER_SUMMARY_SQL = {
+  money: `${playerMoneySql("$1", "$2")}
+          ORDER BY (po.currency = (SELECT currency FROM tenants WHERE id = $1)) DESC, po.currency`,
   exceptions: `SELECT e.id, o.order_no AS "orderNo", e.kind, e.status, e.amount, o.currency, e.event, e.biz_key AS "bizKey",
                       e.created_at AS "createdAt", e.sla_due_at AS "slaDueAt", e.sla_due_at < now() AS overdue,
                       count(*) OVER ()::int AS total

@@ -12,6 +12,7 @@ import { DwellFlag, OrderFacts, PendingApprovalBanner, RefusedRefunds } from "@/
 import { StateBadge } from "@/components/orders/state-badge";
 import { StateDiagram } from "@/components/orders/state-diagram";
 import { Timeline } from "@/components/orders/timeline";
+import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
 import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
@@ -70,6 +71,11 @@ export default async function OrderPage({ params }: Props) {
         </div>
         <OrderFacts order={order} tenantName={facts.tenantName} createdAt={facts.createdAt} payment={paymentOf(detail.transitions)} />
         <DwellFlag state={order.state} stateAt={order.stateAt} dwell={dwellOf(order.state, facts.secondsInState, facts.thresholds)} />
+        {facts.refundWatch ? (
+          <div className="mt-4">
+            <RefundWatchBanner watch={facts.refundWatch} tenantId={tenant} playerId={order.playerId} linked />
+          </div>
+        ) : null}
         {waiting || refused.length > 0 ? (
           <div className="mt-4 grid gap-3 lg:grid-cols-2">
             {waiting ? <PendingApprovalBanner approval={waiting} canApprove={can(staff.role, "refunds:approve")} /> : null}

@@ -4,6 +4,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { orderHref } from "@/components/orders/orders-table";
 import { ExceptionKindName } from "@/components/orders/names";
 import { StateBadge } from "@/components/orders/state-badge";
+import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
@@ -19,6 +20,7 @@ import {
 } from "@/lib/players/queries/player-orders";
 import { playerStoreEvents } from "@/lib/players/queries/player-store-events";
 import { playerSummary, refundRate, type PlayerMoney } from "@/lib/players/queries/player-summary";
+import { refundWatch } from "@/lib/players/refund-watch";
 
 export const dynamic = "force-dynamic";
 
@@ -54,7 +56,7 @@ export default async function PlayerPage({ params, searchParams }: Props) {
   const before = after ? undefined : decodePlayerCursor(first(query.before));
 
   const [product, summary, storeEvents, page, t, locale] = await Promise.all([
-    getPrisma().tenant.findUnique({ where: { id: tenantId }, select: { name: true } }),
+    getPrisma().tenant.findUnique({ where: { id: tenantId }, select: { name: true, settings: { select: { refundWatchPercent: true } } } }),
     playerSummary(tenantId, playerId),
     playerStoreEvents(tenantId, playerId),
     playerOrders({ tenantId, playerId, after, before }),
@@ -65,6 +67,7 @@ export default async function PlayerPage({ params, searchParams }: Props) {
   const pageHref = (cursor?: { after: PlayerOrderCursor } | { before: PlayerOrderCursor }) =>
     !cursor ? base : "after" in cursor ? `${base}?after=${encodePlayerCursor(cursor.after)}` : `${base}?before=${encodePlayerCursor(cursor.before)}`;
   const firstPage = !after && !before;
+  const watch = refundWatch(product?.settings?.refundWatchPercent ?? null, summary.money);
 
   return (
     <main className="space-y-6">
@@ -94,6 +97,11 @@ export default async function PlayerPage({ params, searchParams }: Props) {
             </>
           ) : null}
         </dl>
+        {watch ? (
+          <div className="mt-4">
+            <RefundWatchBanner watch={watch} tenantId={tenantId} playerId={playerId} linked={false} />
+          </div>
+        ) : null}
       </header>
 
       <section aria-labelledby="player-money-heading" className="space-y-2">
@@ -158,11 +166,12 @@ export default async function PlayerPage({ params, searchParams }: Props) {
             <p className="text-sm text-slate-700" data-testid="player-store-summary">
               {t("storeEvents.summary", { refunds: storeEvents.refunds, reversals: storeEvents.reversals })}
             </p>
-            <Table caption={t("storeEvents.caption")} testId="player-store-events" columns={[{ label: t("storeEvents.type") }, { label: t("storeEvents.orderNo") }, { label: t("storeEvents.transaction") }, { label: t("storeEvents.outcome") }, { label: t("storeEvents.signed") }]}>
+            <Table caption={t("storeEvents.caption")} testId="player-store-events" columns={[{ label: t("storeEvents.type") }, { label: t("storeEvents.store") }, { label: t("storeEvents.orderNo") }, { label: t("storeEvents.transaction") }, { label: t("storeEvents.outcome") }, { label: t("storeEvents.signed") }]}>
               <tbody>
                 {storeEvents.events.map((e) => (
                   <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
-                    <td className="p-3">{t(`storeEvents.types.${e.type}`)}</td>
+                    <td className="p-3">{e.partial ? t("storeEvents.partialVoid") : t(`storeEvents.types.${e.type}`)}</td>
+                    <td className="whitespace-nowrap p-3">{t(`storeEvents.stores.${e.store}`)}</td>
                     <td className="p-3">
                       <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
                         {e.orderNo}

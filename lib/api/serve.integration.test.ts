@@ -54,7 +54,7 @@ describe("the integration API's own listener", () => {
     expect(first.headers.get("x-request-id")).toBe("req-from-channel");
     expect(first.headers.get("x-content-type-options")).toBe("nosniff");
     expect(first.headers.get("x-frame-options")).toBe("DENY");
-    expect(first.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(first.headers.get("content-security-policy")).toMatch(/^default-src 'self'; script-src 'self' 'nonce-[^']+' 'strict-dynamic';.*frame-ancestors 'none'/);
 
     const again = await pay("SRV-1");
     expect(again.status).toBe(200);
@@ -75,10 +75,15 @@ describe("the integration API's own listener", () => {
     expect(handedOn).toEqual([]);
   });
 
-  it("answers 401 without a key, as the route does under Next", async () => {
+  it("answers 401 without a key, as the route does under Next, with every security header", async () => {
     const response = await fetch(`${base}/api/v1/orders/SRV-1`);
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: "unauthenticated" } });
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toContain("object-src 'none'");
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+    const https = await fetch(`${base}/api/v1/orders/SRV-1`, { headers: { "x-forwarded-proto": "https" } });
+    expect(https.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
   });
 
   it("hands everything else to Next untouched: pages, routes a staff session may call, unknown paths and methods", async () => {

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
-import { servedOverHttps, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security-headers";
+import { contentSecurityPolicy, newNonce, servedOverHttps, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security-headers";
 import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type: "json" };
 
 // The integration API's machine-to-machine routes, served straight from Node's HTTP server in each
@@ -17,9 +17,10 @@ import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type
 // does every API request in `npm run dev`.
 //
 // What proxy.ts and next.config.mjs do for every response is done here too: the request id (the
-// caller's, else a new one) on the request and the response, the fixed security headers, HSTS over
-// HTTPS, a 404 for a path whose escapes do not decode. Next fills X-Forwarded-For with the peer
-// when the caller sent none (lib/auth/client-address.ts relies on it); so does this.
+// caller's, else a new one) on the request and the response, the fixed security headers, the same
+// Content-Security-Policy, HSTS over HTTPS, a 404 for a path whose escapes do not decode. Next
+// fills X-Forwarded-For with the peer when the caller sent none (lib/auth/client-address.ts relies
+// on it); so does this.
 
 type Params = Record<string, string>;
 type RouteHandler = ((request: Request, context: { params: Promise<Params> }) => Promise<Response>) & { readonly auth?: string };
@@ -27,8 +28,6 @@ type RouteHandler = ((request: Request, context: { params: Promise<Params> }) =>
 /** The builders whose handlers read only the request: no session cookie, no Next request context. */
 const SERVED_AUTH = new Set(["api-key", "store-signature"]);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-/** A JSON answer, never a page: nothing in it may run or be framed. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 interface ApiRoute {
   /** The route's file, relative to the project, e.g. app/api/v1/orders/[orderNo]/events/route.ts. */
@@ -84,8 +83,9 @@ export function apiListener(routes: readonly ApiRoute[], fallback: NodeListener)
     req.headers["x-forwarded-for"] ??= req.socket.remoteAddress;
     res.setHeader("x-request-id", requestId);
     for (const { key, value } of STATIC_SECURITY_HEADERS) res.setHeader(key, value);
-    res.setHeader("content-security-policy", CONTENT_SECURITY_POLICY);
-    if (servedOverHttps(req.headers)) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    const https = servedOverHttps(req.headers);
+    res.setHeader("content-security-policy", contentSecurityPolicy(newNonce(), { dev: false, https }));
+    if (https) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
     if (route === MALFORMED) {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not-found", message: "Not found." } }));
       return;

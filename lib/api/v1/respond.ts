@@ -1,7 +1,9 @@
 import "server-only";
 import { NextResponse } from "next/server";
+import { AppError } from "@/lib/errors";
 import { english } from "@/lib/i18n/translator";
 import type { Problem } from "@/lib/problems";
+import type { Refused } from "@/lib/stores/notifications";
 import type { OrderView, RefundView } from "./schemas";
 
 /**
@@ -19,4 +21,15 @@ export function outcome(
 
 function sentence(text: string): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/**
+ * A store's notification route's answer (App Store, Google Play): 200 with what was stored — also
+ * for a notification stored before, so the store's retries are safe — the refusal as its 4xx, 404
+ * for a tenant we do not have.
+ */
+export function storeNotificationAnswer(received: { readonly result: "stored" | "duplicate" } | Refused | { readonly result: "unknown-tenant" }): Response {
+  if (received.result === "unknown-tenant") throw new AppError("not-found");
+  if (received.result === "refused") throw new AppError(received.code, received.problem);
+  return NextResponse.json(received);
 }

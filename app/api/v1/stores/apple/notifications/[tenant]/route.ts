@@ -1,7 +1,5 @@
-import { NextResponse } from "next/server";
 import { storeRoute } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
-import { assertNever } from "@/lib/orders/machine";
+import { storeNotificationAnswer } from "@/lib/api/v1/respond";
 import { notificationBody } from "@/lib/stores/apple/model";
 import { receiveAppleNotification } from "@/lib/stores/apple/receive-notification";
 import { trustedAppleRoots } from "@/lib/stores/apple/trusted-roots";
@@ -12,16 +10,5 @@ import { trustedAppleRoots } from "@/lib/stores/apple/trusted-roots";
 // Apple's root, or is for another app or environment, is refused (4xx) and recorded as an audit fact.
 
 export const POST = storeRoute({ name: "v1.stores.apple.notifications", input: notificationBody }, async ({ input, params }) => {
-  const result = await receiveAppleNotification({ tenantId: String(params.tenant), signedPayload: input.signedPayload, roots: trustedAppleRoots(), now: new Date() });
-  switch (result.result) {
-    case "unknown-tenant":
-      throw new AppError("not-found");
-    case "refused":
-      throw new AppError(result.code, result.problem);
-    case "stored":
-    case "duplicate":
-      return NextResponse.json({ result: result.result, outcome: result.outcome, notificationUUID: result.notificationUUID });
-    default:
-      return assertNever(result);
-  }
+  return storeNotificationAnswer(await receiveAppleNotification({ tenantId: String(params.tenant), signedPayload: input.signedPayload, roots: trustedAppleRoots(), now: new Date() }));
 });

@@ -1,7 +1,5 @@
-import { NextResponse } from "next/server";
 import { storeRoute } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
-import { assertNever } from "@/lib/orders/machine";
+import { storeNotificationAnswer } from "@/lib/api/v1/respond";
 import { pushBody } from "@/lib/stores/google/model";
 import { pushTokenIssuer } from "@/lib/stores/google/push-keys";
 import { receiveGooglePush } from "@/lib/stores/google/receive-notification";
@@ -13,16 +11,5 @@ import { receiveGooglePush } from "@/lib/stores/google/receive-notification";
 // package, is refused (401/403) and recorded as an audit fact.
 
 export const POST = storeRoute({ name: "v1.stores.google.notifications", input: pushBody }, async ({ input, params, headers }) => {
-  const result = await receiveGooglePush({ tenantId: String(params.tenant), body: input, authorization: headers.get("authorization"), issuer: pushTokenIssuer(), now: new Date() });
-  switch (result.result) {
-    case "unknown-tenant":
-      throw new AppError("not-found");
-    case "refused":
-      throw new AppError(result.code, result.problem);
-    case "stored":
-    case "duplicate":
-      return NextResponse.json({ result: result.result, outcome: result.outcome, notificationId: result.notificationId });
-    default:
-      return assertNever(result);
-  }
+  return storeNotificationAnswer(await receiveGooglePush({ tenantId: String(params.tenant), body: input, authorization: headers.get("authorization"), issuer: pushTokenIssuer(), now: new Date() }));
 });

@@ -1,6 +1,6 @@
 // The console as production runs it: `npm start` (scripts/start.ts) with DATABASE_URL set — it
 // migrates, builds only if the sources changed since the last build (its own stamp in .next), and
-// serves `next start` together with the background worker.
+// serves the web processes (lib/process/web-process.ts) together with the background worker.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";

@@ -99,19 +99,17 @@ export function apiRoute<S extends z.ZodType>(
       const caller = await authenticateApiRequest(request.headers);
       const params = await pathParams(context);
       const input = await parseInput(spec.input, request);
-      return await handle({
-        caller,
-        actor: `apikey:${caller.tenantId}/${caller.keyName}`,
-        input,
-        params,
-        request,
-        log: log.child({ tenant: caller.tenantId }),
-      });
+      return await handle({ ...keyCaller(caller, log), input, params, request });
     } catch (error) {
       return withRetryAfter(errorResponse(error, requestId, log, "en"), error);
     }
   };
   return Object.assign(handler, { auth: "api-key" as const });
+}
+
+/** The caller of a key-authenticated route as its handler sees it: the key, its actor name, a log naming its tenant. */
+function keyCaller(caller: ApiCaller, log: typeof logger): Pick<ApiRouteContext<unknown>, "caller" | "actor" | "log"> {
+  return { caller, actor: `apikey:${caller.tenantId}/${caller.keyName}`, log: log.child({ tenant: caller.tenantId }) };
 }
 
 export interface ApiOrderRouteContext<T> extends ApiRouteContext<T> {
@@ -143,15 +141,7 @@ export function apiOrderRoute<S extends z.ZodType>(
       if (!params) throw new AppError("not-found");
       const input = await parseInput(spec.input, request);
       if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo: orderNo! });
-      return await handle({
-        caller,
-        actor: `apikey:${caller.tenantId}/${caller.keyName}`,
-        input,
-        params,
-        request,
-        log: log.child({ tenant: caller.tenantId }),
-        order,
-      });
+      return await handle({ ...keyCaller(caller, log), input, params, request, order });
     } catch (error) {
       return withRetryAfter(errorResponse(error, requestId, log, "en"), error);
     }

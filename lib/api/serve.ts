@@ -86,7 +86,7 @@ export function apiListener(routes: readonly ApiRoute[], fallback: NodeListener)
     const https = servedOverHttps(req.headers);
     res.setHeader("content-security-policy", contentSecurityPolicy(newNonce(), { dev: false, https }));
     if (https) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
-    if (route === MALFORMED) {
+    if (route === "malformed") {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not-found", message: "Not found." } }));
       return;
     }
@@ -99,9 +99,9 @@ interface Matched {
   readonly handler: RouteHandler;
   readonly params: Params;
 }
-const MALFORMED: Matched = { handler: () => Promise.reject(new Error("unreachable")), params: {} };
 
-function match(routes: readonly ApiRoute[], req: IncomingMessage): Matched | null {
+/** The route and its decoded parameters; "malformed" for a path whose escapes do not decode. */
+function match(routes: readonly ApiRoute[], req: IncomingMessage): Matched | "malformed" | null {
   const url = req.url ?? "/";
   if (!url.startsWith("/api/v1/")) return null;
   const query = url.indexOf("?");
@@ -116,7 +116,7 @@ function match(routes: readonly ApiRoute[], req: IncomingMessage): Matched | nul
     try {
       route.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
     } catch {
-      return MALFORMED;
+      return "malformed";
     }
     return { handler, params };
   }

@@ -42,9 +42,8 @@ export interface TenantSettingsView {
 
 export const ISO_MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
-const settingsRow = z.object({
-  tenantId: z.string(),
-  tenantName: z.string(),
+/** A tenant's stored settings as the settings page and their update both read them (with the tenant's currency). */
+export const storedSettingsRow = z.object({
   currency: z.string(),
   unpaidTimeoutSeconds: z.number(),
   maxDwellSeconds: z.record(z.string(), z.number()),
@@ -59,6 +58,11 @@ const settingsRow = z.object({
   googlePackageName: z.string().nullable(),
   googlePushAudience: z.string().nullable(),
   googlePushServiceAccount: z.string().nullable(),
+});
+
+const settingsRow = storedSettingsRow.extend({
+  tenantId: z.string(),
+  tenantName: z.string(),
   updatedAt: z.string(),
   lastChange: z.object({ actor: z.string(), at: z.coerce.date() }).nullable(),
 });

@@ -7,9 +7,9 @@ import { AppError } from "@/lib/errors";
 import { assertNever, ORDER_EVENTS } from "@/lib/orders/machine";
 import { EXCEPTION_KINDS, type ExceptionKind } from "@/lib/orders/types";
 import type { AppleEnvironment } from "@/lib/stores/apple/environments";
-import { storedCannedReasons, type CannedReasons } from "./canned-reasons";
+import type { CannedReasons } from "./canned-reasons";
 import { DWELL_STATES, type DwellState } from "./durations";
-import { ISO_MICROS } from "./tenant-settings";
+import { ISO_MICROS, storedSettingsRow } from "./tenant-settings";
 
 export type SettingsChange =
   | { readonly field: "max_dwell_seconds"; readonly value: Readonly<Record<DwellState, number>> }
@@ -49,23 +49,7 @@ export type SettingsUpdate =
   /** The form held the current values: nothing written, no audit row. */
   | { readonly status: "unchanged"; readonly updatedAt: string };
 
-const lockedRow = z.object({
-  unpaidTimeoutSeconds: z.number(),
-  maxDwellSeconds: z.record(z.string(), z.number()),
-  refundApprovalAmount: z.number(),
-  cannedReasons: storedCannedReasons,
-  caseSlaSeconds: z.record(z.string(), z.number()),
-  webhookUrl: z.string().nullable(),
-  appleBundleId: z.string().nullable(),
-  appleEnvironment: z.string().nullable(),
-  refundReviewAutoSend: z.boolean(),
-  refundWatchPercent: z.number().nullable(),
-  googlePackageName: z.string().nullable(),
-  googlePushAudience: z.string().nullable(),
-  googlePushServiceAccount: z.string().nullable(),
-  currency: z.string(),
-  matches: z.boolean(),
-});
+const lockedRow = storedSettingsRow.extend({ matches: z.boolean() });
 
 const lastSave = z.object({ actor: z.string(), at: z.string() });
 

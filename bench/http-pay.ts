@@ -16,7 +16,7 @@ import { insertCreatedOrders, type BulkOrders } from "./lib/orders";
 import { runPgbench } from "./lib/pgbench";
 import { BENCH_DIR, isMain, runAlone, type Bench } from "./lib/runner";
 import { startConsole } from "./lib/server";
-import { count, ms, perSecond, summarize } from "./lib/stats";
+import { count, ms, perSecond, summarize, totalRate, type Round as StatsRound } from "./lib/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3710);
 const CLIENTS = 16;
@@ -27,13 +27,7 @@ const TARGET = 0.5;
 /** Orders set aside per client per round: more than one client pays in a round. */
 const STRIDE = 1_000;
 
-interface Round {
-  readonly side: "api" | "pgbench";
-  readonly transactions: number;
-  readonly seconds: number;
-  readonly tps: number;
-  readonly detail: string;
-}
+type Round = StatsRound<"api" | "pgbench">;
 
 export const httpPayBench: Bench = {
   name: "http-pay",
@@ -138,10 +132,7 @@ export const httpPayBench: Bench = {
             log(`${side}: ${perSecond(round.tps)} (${round.detail})`);
             rounds.push(round);
           }
-          const total = (side: Round["side"]) => {
-            const mine = rounds.filter((r) => r.side === side);
-            return mine.reduce((n, r) => n + r.transactions, 0) / mine.reduce((n, r) => n + r.seconds, 0);
-          };
+          const total = (side: Round["side"]) => totalRate(rounds, side);
           const api = total("api");
           const pgbench = total("pgbench");
           const ratio = api / pgbench;

@@ -12,7 +12,7 @@ import { benchPool, withFreshDatabase } from "./lib/db";
 import { insertCreatedOrders, type BulkOrders } from "./lib/orders";
 import { runPgbench } from "./lib/pgbench";
 import { BENCH_DIR, isMain, runAlone, type Bench } from "./lib/runner";
-import { count, ms, perSecond, summarize } from "./lib/stats";
+import { count, ms, perSecond, summarize, totalRate, type Round as StatsRound } from "./lib/stats";
 
 const CLIENTS = 16;
 const TENANT = "bench";
@@ -22,13 +22,7 @@ const ACTOR = "channel:alipay";
 /** Orders set aside per client per round: far more than one client can pay in a round. */
 const STRIDE = 1_500;
 
-interface Round {
-  readonly side: "transit" | "pgbench" | "pgbench-prepared" | "pgbench-async";
-  readonly transactions: number;
-  readonly seconds: number;
-  readonly tps: number;
-  readonly detail: string;
-}
+type Round = StatsRound<"transit" | "pgbench" | "pgbench-prepared" | "pgbench-async">;
 
 export const transitBench: Bench = {
   name: "transit",
@@ -145,10 +139,7 @@ export const transitBench: Bench = {
         }
 
         const ratioRounds = rounds.slice(0, ratioPlan.length);
-        const total = (side: Round["side"]) => {
-          const mine = ratioRounds.filter((r) => r.side === side);
-          return mine.reduce((n, r) => n + r.transactions, 0) / mine.reduce((n, r) => n + r.seconds, 0);
-        };
+        const total = (side: Round["side"]) => totalRate(ratioRounds, side);
         const transitTps = total("transit");
         const pgbenchTps = total("pgbench");
         const ratio = transitTps / pgbenchTps;

@@ -42,3 +42,18 @@ export function count(value: number): string {
 export function sleep(msToWait: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, msToWait));
 }
+
+/** One timed round of an alternating A/B benchmark. */
+export interface Round<Side extends string> {
+  readonly side: Side;
+  readonly transactions: number;
+  readonly seconds: number;
+  readonly tps: number;
+  readonly detail: string;
+}
+
+/** One side's rate over its rounds, total over total (so a long round weighs as much as its time). */
+export function totalRate<Side extends string>(rounds: readonly Round<Side>[], side: Side): number {
+  const mine = rounds.filter((r) => r.side === side);
+  return mine.reduce((n, r) => n + r.transactions, 0) / mine.reduce((n, r) => n + r.seconds, 0);
+}

@@ -5,6 +5,7 @@ import { audit } from "@/lib/audit/record";
 import { getPool } from "@/lib/db/pool";
 import { execute, maybeOne, one } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
+import { enqueueMessage } from "@/lib/jobs/outbox";
 import type { RefundProblem } from "@/lib/problems";
 import { refundable } from "./model";
 import { REFUND_COLUMNS, refundRow, type RefundRecord } from "./rows";
@@ -106,11 +107,7 @@ export async function requestRefundIn(tx: PrismaTransaction, input: RefundReques
     currency: input.currency,
     reason: input.reason,
   };
-  await execute(tx.client, `INSERT INTO outbox_messages (tenant_id, order_id, topic, payload) VALUES ($1, $2, 'refund.requested', $3)`, [
-    input.tenantId,
-    input.orderId,
-    JSON.stringify(payload),
-  ]);
+  await enqueueMessage(tx.client, { tenantId: input.tenantId, orderId: input.orderId, topic: "refund.requested", payload });
   await audit(
     {
       actor: input.requestedBy,

@@ -1,9 +1,9 @@
 import "server-only";
-import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import { execute, one } from "@/lib/db/sql";
+import { execute } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { appleAnswerUrl, prefillAppleAnswer, type AppleConsumptionAnswer, type RefundPreference } from "./apple-answer";
+import { enqueueMessage } from "@/lib/jobs/outbox";
 import { findReview } from "./find-review";
 import { REVIEW_ANSWER_TOPIC, REVIEW_SYSTEM_ACTOR, sendCheck, type ReviewAnswerMessage, type ReviewStatus } from "./model";
 import { reviewFacts } from "./review-facts";
@@ -29,7 +29,6 @@ export type SendAnswerResult =
   /** Only Apple's answers are built so far; a Google review waits for its store's side (issue 16, item 3). */
   | { readonly result: "store-not-supported" };
 
-const messageRow = z.object({ id: z.number() });
 
 /**
  * Answers a refund review from the ledger, as one transaction: lock the review, refuse what may not
@@ -57,12 +56,7 @@ export function sendReviewAnswer(input: SendAnswerInput): Promise<SendAnswerResu
       const answer: AppleConsumptionAnswer = { ...prefilled, refundPreference: input.refundPreference ?? prefilled.refundPreference };
       const url = appleAnswerUrl(review.transactionId, review.environment, process.env.APPLE_STORE_API_URL);
       const message: ReviewAnswerMessage = { reviewId: review.id, store: review.store, url, body: answer, deadlineAt: review.deadlineAt.toISOString() };
-      const { id: messageId } = await one(
-        tx.client,
-        messageRow,
-        `INSERT INTO outbox_messages (tenant_id, order_id, topic, payload) VALUES ($1, $2, $3, $4) RETURNING id::int AS id`,
-        [review.tenantId, review.orderId, REVIEW_ANSWER_TOPIC, JSON.stringify(message)],
-      );
+      const messageId = await enqueueMessage(tx.client, { tenantId: review.tenantId, orderId: review.orderId, topic: REVIEW_ANSWER_TOPIC, payload: message });
       await execute(
         tx.client,
         `UPDATE refund_reviews SET status = 'sending', answer = $2, answer_url = $3, answered_by = $4, answered_at = $5, message_id = $6, last_error = NULL, updated_at = now()

@@ -34,6 +34,7 @@ const TABLES: Readonly<Record<Prisma.ModelName, string>> = {
   StorePurchase: "store_purchases",
   StorePollCursor: "store_poll_cursors",
   RefundReview: "refund_reviews",
+  TakeBack: "take_backs",
 };
 
 const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
@@ -60,6 +61,7 @@ const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
   StorePurchase: Prisma.StorePurchaseScalarFieldEnum,
   StorePollCursor: Prisma.StorePollCursorScalarFieldEnum,
   RefundReview: Prisma.RefundReviewScalarFieldEnum,
+  TakeBack: Prisma.TakeBackScalarFieldEnum,
 };
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -149,6 +151,9 @@ describe("schema.prisma agrees with the SQL migrations", () => {
     await db.refundReview.create({
       data: { tenantId: "schema-check", store: "appstore", requestId: "n-2", transactionId: "t-1", orderId: order.id, requestedAt: new Date(), deadlineAt: new Date() },
     });
+    await db.takeBack.create({
+      data: { tenantId: "schema-check", orderId: order.id, playerId: "p", sku: "gems", kind: "currency", grantId: "refund:r", units: -60, rule: "revoke", status: "pending" },
+    });
 
     const counts = await Promise.all([
       db.tenant.count(),
@@ -173,6 +178,7 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       db.storeNotification.count(),
       db.storePollCursor.count(),
       db.refundReview.count(),
+      db.takeBack.count(),
     ]);
     expect(counts).toEqual(counts.map(() => 1));
     // Every fact written above joined a chain, whose heads the trigger keeps: one per order, one

@@ -4,8 +4,10 @@
 // move to, the outbox message, the ledger reversals — or, when it is refused, why (a Refusal) and the
 // exception to file for ops. transit() and transitBatch() only read the facts and write the effects.
 import type { Refusal } from "@/lib/problems";
-import { checkGuard, type LineFacts, type Reversal } from "./guards";
+import { REINSTATE_GRANT_PREFIX, REVERSAL_GRANT_PREFIX } from "./grant-decision";
+import { checkGuard, type LineFacts } from "./guards";
 import { edgeFor, refusal, TERMINAL_STATES, type GuardName, type OrderEvent, type OrderState, type Source } from "./machine";
+import type { LedgerMove, TakeBackRule, TakeBackRules } from "./take-back";
 import type { ExceptionKind, OrderSnapshot, TransitionRecord } from "./types";
 
 export interface EventInput {
@@ -25,9 +27,13 @@ export interface EventInput {
 /** What the decision reads under the lock besides the order row (null where the event needs none). */
 export interface Facts {
   readonly duplicate: TransitionRecord | null;
-  /** reject-refund's target: the state the order had when the refund was requested. */
+  /** The target of reject-refund and reverse-refund: the state the order had when the refund was requested. */
   readonly refundFrom: OrderState | null;
   readonly lines: readonly LineFacts[] | null;
+  /** The tenant's take-back rules (confirm-refund, reverse-refund). */
+  readonly rules?: TakeBackRules | null;
+  /** Per sku, the rule its goods were last taken back by (reverse-refund). */
+  readonly takenBy?: Readonly<Record<string, TakeBackRule>> | null;
 }
 
 /** The payload of `order.transitioned` webhooks; the writer adds `at`, the transition's time. */
@@ -60,8 +66,16 @@ export interface Effects {
   /** The transition row to insert: the record as it will read, less what the database assigns. */
   readonly transition: Omit<TransitionRecord, "id" | "at">;
   readonly outbox: { readonly topic: "order.transitioned"; readonly payload: TransitionedPayload };
-  /** Ledger rows that take back what a refunded order had been granted (confirm-refund). */
-  readonly reversals: readonly Reversal[];
+  /**
+   * Grants-ledger rows the edge writes, each under its take-back rule: what a refunded order had
+   * been granted, taken back (confirm-refund), or given back (reverse-refund).
+   */
+  readonly ledger: readonly LedgerEntry[];
+}
+
+/** A ledger move with the grant id it is written under: one per (order, sku, event's bizKey). */
+export interface LedgerEntry extends LedgerMove {
+  readonly grantId: string;
 }
 
 export type Decision =
@@ -75,6 +89,13 @@ const GUARD_EXCEPTION: Readonly<Record<GuardName, ExceptionKind>> = {
   "amount-matches": "amount-mismatch",
   "nothing-pending": "delivery-incomplete",
   "grants-reversed": "reversal-impossible",
+  "grants-restored": "reversal-impossible",
+};
+
+/** The grant id prefix of the ledger rows each guard's edge writes (the event's bizKey follows). */
+const LEDGER_PREFIX: Partial<Readonly<Record<GuardName, string>>> = {
+  "grants-reversed": REVERSAL_GRANT_PREFIX,
+  "grants-restored": REINSTATE_GRANT_PREFIX,
 };
 
 export function decide(order: OrderSnapshot, input: EventInput, facts: Facts): Decision {
@@ -92,13 +113,15 @@ export function decide(order: OrderSnapshot, input: EventInput, facts: Facts): D
   const to = edge.to === "previous" ? facts.refundFrom : edge.to;
   if (!to) throw new Error(`order ${order.id} is refunding but has no request-refund transition`);
 
-  let reversals: readonly Reversal[] = [];
+  let ledger: readonly LedgerEntry[] = [];
   if (edge.guard) {
     const verdict = checkGuard(edge.guard, {
       orderAmount: order.amount,
       currency: order.currency,
       ...(input.amount !== undefined ? { paidAmount: input.amount } : {}),
       lines: facts.lines ?? [],
+      ...(facts.rules ? { rules: facts.rules } : {}),
+      ...(facts.takenBy ? { takenBy: facts.takenBy } : {}),
     });
     if (!verdict.ok) {
       return {
@@ -108,12 +131,13 @@ export function decide(order: OrderSnapshot, input: EventInput, facts: Facts): D
         exception: exceptionFor(order, input, GUARD_EXCEPTION[edge.guard], { guard: edge.guard, refusal: verdict.refusal }),
       };
     }
-    reversals = verdict.reversals;
+    const grantId = `${LEDGER_PREFIX[edge.guard] ?? ""}${input.bizKey}`;
+    ledger = verdict.moves.map((move) => ({ ...move, grantId }));
   }
-  return { outcome: "apply", effects: effectsOf(order, input, to, reversals) };
+  return { outcome: "apply", effects: effectsOf(order, input, to, ledger) };
 }
 
-function effectsOf(order: OrderSnapshot, input: EventInput, to: OrderState, reversals: readonly Reversal[]): Effects {
+function effectsOf(order: OrderSnapshot, input: EventInput, to: OrderState, ledger: readonly LedgerEntry[]): Effects {
   const transition = {
     event: input.event,
     from: order.state,
@@ -133,7 +157,7 @@ function effectsOf(order: OrderSnapshot, input: EventInput, to: OrderState, reve
     bizKey: input.bizKey,
     source: input.source,
   };
-  return { order, to, transition, outbox: { topic: "order.transitioned", payload }, reversals };
+  return { order, to, transition, outbox: { topic: "order.transitioned", payload }, ledger };
 }
 
 function staleRefusal(order: OrderSnapshot, input: EventInput): Refusal | null {

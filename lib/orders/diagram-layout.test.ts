@@ -30,9 +30,16 @@ describe("state diagram layout", () => {
     }
   });
 
-  it("draws every edge of the state table, and a way back from refunding to each state a refund leaves", () => {
+  it("draws every edge of the state table, and a way back from refunding (reject-refund) and refunded (reverse-refund) to each state a refund leaves", () => {
     const forward = ORDER_STATES.flatMap((from) => Object.entries(TRANSITIONS[from]).filter(([, e]) => e.to !== "previous").map(([event, e]) => `${from} ${event} ${e.to}`));
     expect(EDGES.filter((e) => !e.back).map((e) => `${e.from} ${e.event} ${e.to}`)).toEqual(forward);
-    expect(EDGES.filter((e) => e.back).map((e) => e.to)).toEqual(["paid", "delivering", "delivered"]);
+    expect(EDGES.filter((e) => e.back).map((e) => `${e.from} ${e.to}`)).toEqual([
+      "refunding paid",
+      "refunding delivering",
+      "refunding delivered",
+      "refunded paid",
+      "refunded delivering",
+      "refunded delivered",
+    ]);
   });
 });

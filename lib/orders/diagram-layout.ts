@@ -21,14 +21,14 @@ export const POSITION: Readonly<Record<OrderState, { readonly x: number; readonl
 /** An edge name's font: monospace at 10 units, about 0.6 of that per character. */
 const CHAR_WIDTH = 6.2;
 const LABEL_HEIGHT = 11;
-/** reject-refund's edges go back down: bent aside so they do not lie on the request-refund edges. */
+/** The edges back (reject-refund, reverse-refund) are bent aside so they do not lie on the request-refund edges. */
 const BEND = 26;
 
 export interface DrawnEdge {
   readonly from: OrderState;
   readonly to: OrderState;
   readonly event: OrderEvent;
-  /** reject-refund: back to the state the refund was requested from (one dashed edge per such state). */
+  /** reject-refund, reverse-refund: back to the state the refund was requested from (one dashed edge per such state). */
   readonly back: boolean;
   /** The path: from one box's border to the other's, through a control point. */
   readonly x1: number;
@@ -80,7 +80,7 @@ export const EDGES: readonly DrawnEdge[] = ORDER_STATES.flatMap((from) =>
   ),
 );
 
-/** The edges whose names are shown for an order in `state`: those leaving it (from refunding, only the way back it came). */
+/** The edges whose names are shown for an order in `state`: those leaving it (from refunding or refunded, only the way back it came). */
 export function liveEdges(state: OrderState, previous: OrderState | null): DrawnEdge[] {
   return EDGES.filter((e) => e.from === state && (!e.back || e.to === previous));
 }

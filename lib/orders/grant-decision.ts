@@ -14,6 +14,12 @@ export const GRANTABLE_STATES: readonly OrderState[] = ["paid", "delivering"];
 
 /** Refund reversals are written as `refund:<refund id>`: a client grant may not take such an id. */
 export const REVERSAL_GRANT_PREFIX = "refund:";
+/**
+ * Goods given back when a store reverses its refund are written as `reinstate:<bizKey>`, positive:
+ * they cancel the reversal (lineLedgerSql counts them against `reversed`), they are not a delivery.
+ */
+export const REINSTATE_GRANT_PREFIX = "reinstate:";
+export const RESERVED_GRANT_PREFIXES = [REVERSAL_GRANT_PREFIX, REINSTATE_GRANT_PREFIX] as const;
 
 export interface GrantFacts {
   readonly state: OrderState;

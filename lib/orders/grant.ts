@@ -5,7 +5,7 @@ import { getPool } from "@/lib/db/pool";
 import { maybeOne, one } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import type { Refusal } from "@/lib/problems";
-import { decideGrant, REVERSAL_GRANT_PREFIX, type GrantRefusalOutcome } from "./grant-decision";
+import { decideGrant, RESERVED_GRANT_PREFIXES, type GrantRefusalOutcome } from "./grant-decision";
 import type { Source } from "./machine";
 import { GRANT_COLUMNS, grantRow, lineLedgerRow, lineLedgerSql, ORDER_COLUMNS, orderRow } from "./rows";
 import type { GrantRecord, OrderSnapshot } from "./types";
@@ -37,9 +37,8 @@ const factsRow = z.object({ line: lineLedgerRow.nullable(), existing: grantRow.n
  * (tenant, order, sku, grant_id) index is the backstop for replays.
  */
 export async function grant(input: GrantInput, pool: pg.Pool = getPool()): Promise<GrantResult> {
-  if (input.grantId.startsWith(REVERSAL_GRANT_PREFIX)) {
-    return { result: "reserved-grant-id", refusal: { kind: "reserved-grant-id", prefix: REVERSAL_GRANT_PREFIX } };
-  }
+  const reserved = RESERVED_GRANT_PREFIXES.find((prefix) => input.grantId.startsWith(prefix));
+  if (reserved) return { result: "reserved-grant-id", refusal: { kind: "reserved-grant-id", prefix: reserved } };
   return transaction(
     async ({ client }): Promise<GrantResult> => {
       const order = await maybeOne(client, orderRow, `SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 FOR UPDATE`, [input.orderId]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkGuard, isLineKind, planReversals, REFUND_DISPOSITION, type LineFacts } from "./guards";
+import { checkGuard, type LineFacts } from "./guards";
 
 const line = (sku: string, kind: string, expected: number, granted: number, reversed = 0): LineFacts => ({
   sku,
@@ -12,7 +12,7 @@ const line = (sku: string, kind: string, expected: number, granted: number, reve
 
 describe("amount-matches (pay)", () => {
   it("passes when the paid amount equals the order amount", () => {
-    expect(checkGuard("amount-matches", { orderAmount: 128_00, currency: "CNY", paidAmount: 128_00, lines: [] })).toEqual({ ok: true, reversals: [] });
+    expect(checkGuard("amount-matches", { orderAmount: 128_00, currency: "CNY", paidAmount: 128_00, lines: [] })).toEqual({ ok: true, moves: [] });
   });
 
   it("fails when no amount was given", () => {
@@ -32,7 +32,7 @@ describe("amount-matches (pay)", () => {
   it("ignores the lines: an undelivered order can still be paid", () => {
     expect(checkGuard("amount-matches", { orderAmount: 6_00, currency: "CNY", paidAmount: 6_00, lines: [line("gems", "currency", 60, 0)] })).toEqual({
       ok: true,
-      reversals: [],
+      moves: [],
     });
   });
 });
@@ -40,11 +40,11 @@ describe("amount-matches (pay)", () => {
 describe("nothing-pending (confirm-delivery)", () => {
   it("passes when every line is fully granted", () => {
     const lines = [line("gems", "currency", 60, 60), line("skin", "cosmetic", 1, 1)];
-    expect(checkGuard("nothing-pending", { orderAmount: 6_00, currency: "CNY", lines })).toEqual({ ok: true, reversals: [] });
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, currency: "CNY", lines })).toEqual({ ok: true, moves: [] });
   });
 
   it("passes on an order without lines (nothing is owed)", () => {
-    expect(checkGuard("nothing-pending", { orderAmount: 6_00, currency: "CNY", lines: [] })).toEqual({ ok: true, reversals: [] });
+    expect(checkGuard("nothing-pending", { orderAmount: 6_00, currency: "CNY", lines: [] })).toEqual({ ok: true, moves: [] });
   });
 
   it("fails and lists only the lines still pending, with granted/expected", () => {
@@ -63,27 +63,31 @@ describe("nothing-pending (confirm-delivery)", () => {
 });
 
 describe("grants-reversed (confirm-refund)", () => {
-  it("maps every known kind to its disposition: consumables are revoked, cosmetics written off", () => {
-    expect(REFUND_DISPOSITION).toEqual({ currency: "revoke", stamina: "revoke", cosmetic: "write-off", item: "write-off" });
-  });
-
   it.each([
     ["currency", "revoke"],
     ["stamina", "revoke"],
     ["cosmetic", "write-off"],
     ["item", "write-off"],
-  ] as const)("a granted %s line is reversed by %s, for exactly what was granted", (kind, disposition) => {
+  ] as const)("by default a granted %s line is taken back by %s, for exactly what was granted", (kind, rule) => {
     expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines: [line("x", kind, 10, 7)] })).toEqual({
       ok: true,
-      reversals: [{ sku: "x", quantity: -7, disposition }],
+      moves: [{ sku: "x", kind, quantity: -7, rule }],
     });
   });
 
-  it("passes with no reversals when nothing was granted", () => {
-    expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines: [line("gems", "currency", 60, 0)] })).toEqual({
+  it("follows the tenant's rules when it has them", () => {
+    const rules = { currency: "negative-balance", stamina: "write-off", cosmetic: "revoke", item: "revoke" } as const;
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines: [line("gems", "currency", 60, 60), line("skin", "cosmetic", 1, 1)], rules })).toEqual({
       ok: true,
-      reversals: [],
+      moves: [
+        { sku: "gems", kind: "currency", quantity: -60, rule: "negative-balance" },
+        { sku: "skin", kind: "cosmetic", quantity: -1, rule: "revoke" },
+      ],
     });
+  });
+
+  it("passes with no moves when nothing was granted", () => {
+    expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines: [line("gems", "currency", 60, 0)] })).toEqual({ ok: true, moves: [] });
   });
 
   it("fails on a granted line of unknown kind and names it, even if other lines are fine", () => {
@@ -98,55 +102,20 @@ describe("grants-reversed (confirm-refund)", () => {
     const lines = [line("gems", "currency", 60, 10), line("pet", "companion", 1, 0)];
     expect(checkGuard("grants-reversed", { orderAmount: 6_00, currency: "CNY", lines })).toEqual({
       ok: true,
-      reversals: [{ sku: "gems", quantity: -10, disposition: "revoke" }],
+      moves: [{ sku: "gems", kind: "currency", quantity: -10, rule: "revoke" }],
     });
   });
 });
 
-describe("planReversals", () => {
-  it("one reversal per granted line, in line order; ungranted lines are skipped", () => {
-    const lines = [
-      line("gems", "currency", 60, 60),
-      line("stam", "stamina", 5, 0),
-      line("skin", "cosmetic", 1, 1),
-      line("box", "item", 3, 2),
-    ];
-    expect(planReversals(lines)).toEqual({
-      reversals: [
-        { sku: "gems", quantity: -60, disposition: "revoke" },
-        { sku: "skin", quantity: -1, disposition: "write-off" },
-        { sku: "box", quantity: -2, disposition: "write-off" },
-      ],
-      unknownKinds: [],
-    });
-  });
-
-  it("collects every granted line of unknown kind, and an already reversed (net 0) line is not reversed twice", () => {
-    const lines = [line("pet", "companion", 1, 1), line("gems", "currency", 60, 0), line("vip", "", 1, 1), line("old", "mystery", 1, 0)];
-    expect(planReversals(lines)).toEqual({
-      reversals: [],
-      unknownKinds: [
-        { sku: "pet", kind: "companion" },
-        { sku: "vip", kind: "" },
+describe("grants-restored (reverse-refund)", () => {
+  it("gives back what each line had taken back, by the rule it was taken by", () => {
+    const lines = [line("gems", "currency", 60, 60, 60), line("skin", "cosmetic", 1, 1, 1), line("stam", "stamina", 5, 5, 0)];
+    expect(checkGuard("grants-restored", { orderAmount: 6_00, currency: "CNY", lines, takenBy: { gems: "negative-balance" } })).toEqual({
+      ok: true,
+      moves: [
+        { sku: "gems", kind: "currency", quantity: 60, rule: "negative-balance" },
+        { sku: "skin", kind: "cosmetic", quantity: 1, rule: "write-off" },
       ],
     });
-  });
-
-  it("reverses only what a line still holds: a line reversed before is not reversed again", () => {
-    expect(planReversals([line("gems", "currency", 60, 60, 60), line("coins", "currency", 100, 100, 40)])).toEqual({
-      reversals: [{ sku: "coins", quantity: -60, disposition: "revoke" }],
-      unknownKinds: [],
-    });
-  });
-
-  it("returns nothing for no lines", () => {
-    expect(planReversals([])).toEqual({ reversals: [], unknownKinds: [] });
-  });
-});
-
-describe("isLineKind", () => {
-  it("accepts exactly the four kinds", () => {
-    for (const k of ["currency", "stamina", "cosmetic", "item"]) expect(isLineKind(k)).toBe(true);
-    for (const k of ["", "Currency", "companion", "gems"]) expect(isLineKind(k)).toBe(false);
   });
 });

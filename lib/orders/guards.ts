@@ -3,35 +3,10 @@
 import type { Refusal } from "@/lib/problems";
 import { assertNever, type GuardName } from "./machine";
 import { isFullyDelivered, type LineProgress } from "./progress";
-
-export const LINE_KINDS = ["currency", "stamina", "cosmetic", "item"] as const;
-export type LineKind = (typeof LINE_KINDS)[number];
-
-/**
- * What a refund does to what was already granted, per kind (seed 000): consumables are taken back;
- * a cosmetic cannot be taken off a player, so it is written off in the ledger instead.
- */
-export type Disposition = "revoke" | "write-off";
-export const REFUND_DISPOSITION: Readonly<Record<LineKind, Disposition>> = {
-  currency: "revoke",
-  stamina: "revoke",
-  cosmetic: "write-off",
-  item: "write-off",
-};
-
-export function isLineKind(value: string): value is LineKind {
-  return (LINE_KINDS as readonly string[]).includes(value);
-}
+import { DEFAULT_TAKE_BACK_RULES, planRestore, planTakeBack, type LedgerMove, type TakeBackRule, type TakeBackRules } from "./take-back";
 
 export interface LineFacts extends LineProgress {
   readonly kind: string;
-}
-
-export interface Reversal {
-  readonly sku: string;
-  /** Negative: it cancels what was granted on the line. */
-  readonly quantity: number;
-  readonly disposition: Disposition;
 }
 
 export interface GuardFacts {
@@ -40,26 +15,17 @@ export interface GuardFacts {
   /** The amount the channel says was paid (pay only). */
   readonly paidAmount?: number;
   readonly lines: readonly LineFacts[];
+  /** The tenant's take-back rule per kind of line (confirm-refund, reverse-refund). */
+  readonly rules?: TakeBackRules;
+  /** Per sku, the rule its goods were last taken back by (reverse-refund gives back the same way). */
+  readonly takenBy?: Readonly<Record<string, TakeBackRule>>;
 }
 
 export type GuardVerdict =
-  | { readonly ok: true; readonly reversals: readonly Reversal[] }
+  | { readonly ok: true; readonly moves: readonly LedgerMove[] }
   | { readonly ok: false; readonly refusal: Refusal };
 
-const pass: GuardVerdict = { ok: true, reversals: [] };
-
-/** The reversals confirm-refund writes: one per line that still holds anything granted. */
-export function planReversals(lines: readonly LineFacts[]): { reversals: Reversal[]; unknownKinds: { sku: string; kind: string }[] } {
-  const reversals: Reversal[] = [];
-  const unknownKinds: { sku: string; kind: string }[] = [];
-  for (const line of lines) {
-    const held = line.granted - line.reversed;
-    if (held <= 0) continue;
-    if (!isLineKind(line.kind)) unknownKinds.push({ sku: line.sku, kind: line.kind });
-    else reversals.push({ sku: line.sku, quantity: -held, disposition: REFUND_DISPOSITION[line.kind] });
-  }
-  return { reversals, unknownKinds };
-}
+const pass: GuardVerdict = { ok: true, moves: [] };
 
 export function checkGuard(guard: GuardName, facts: GuardFacts): GuardVerdict {
   switch (guard) {
@@ -75,10 +41,12 @@ export function checkGuard(guard: GuardName, facts: GuardFacts): GuardVerdict {
       return { ok: false, refusal: { kind: "lines-pending", lines } };
     }
     case "grants-reversed": {
-      const { reversals, unknownKinds } = planReversals(facts.lines);
+      const { moves, unknownKinds } = planTakeBack(facts.lines, facts.rules ?? DEFAULT_TAKE_BACK_RULES);
       if (unknownKinds.length > 0) return { ok: false, refusal: { kind: "no-refund-rule", lines: unknownKinds } };
-      return { ok: true, reversals };
+      return { ok: true, moves };
     }
+    case "grants-restored":
+      return { ok: true, moves: planRestore(facts.lines, facts.takenBy ?? {}, facts.rules ?? DEFAULT_TAKE_BACK_RULES) };
     default:
       return assertNever(guard);
   }

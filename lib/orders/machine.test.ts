@@ -17,18 +17,19 @@ import { describe as describeIn } from "@/lib/i18n/translator";
 // DESIGN.md's state table, copied by hand, cell for cell. Deliberately NOT derived from
 // TRANSITIONS: a test that reads the table it checks could never fail. A cell is "" when the event
 // is illegal, "to" for an unguarded edge, "to ? guard" for a guarded one; "previous" is
-// reject-refund's "state before refunding".
-const COLUMNS = ["pay", "begin-delivery", "confirm-delivery", "request-refund", "confirm-refund", "reject-refund", "close"] as const;
+// reject-refund's "state before refunding". The last column is issue 16's addition to the table: a
+// store reversing its refund takes a refunded order back to where it was, its goods given back.
+const COLUMNS = ["pay", "begin-delivery", "confirm-delivery", "request-refund", "confirm-refund", "reject-refund", "close", "reverse-refund"] as const;
 
-const DESIGN_TABLE: ReadonlyArray<readonly [OrderState, readonly [string, string, string, string, string, string, string]]> = [
-  //            pay                      begin-delivery  confirm-delivery                 request-refund  confirm-refund                   reject-refund  close
-  ["created",    ["paid ? amount-matches", "",             "",                              "",             "",                              "",            "closed"]],
-  ["paid",       ["",                      "delivering",   "",                              "refunding",    "",                              "",            "closed"]],
-  ["delivering", ["",                      "",             "delivered ? nothing-pending",   "refunding",    "",                              "",            ""]],
-  ["delivered",  ["",                      "",             "",                              "refunding",    "",                              "",            ""]],
-  ["refunding",  ["",                      "",             "",                              "",             "refunded ? grants-reversed",    "previous",    ""]],
-  ["refunded",   ["",                      "",             "",                              "",             "",                              "",            ""]],
-  ["closed",     ["",                      "",             "",                              "",             "",                              "",            ""]],
+const DESIGN_TABLE: ReadonlyArray<readonly [OrderState, readonly [string, string, string, string, string, string, string, string]]> = [
+  //            pay                      begin-delivery  confirm-delivery                 request-refund  confirm-refund                   reject-refund  close     reverse-refund
+  ["created",    ["paid ? amount-matches", "",             "",                              "",             "",                              "",            "closed", ""]],
+  ["paid",       ["",                      "delivering",   "",                              "refunding",    "",                              "",            "closed", ""]],
+  ["delivering", ["",                      "",             "delivered ? nothing-pending",   "refunding",    "",                              "",            "",       ""]],
+  ["delivered",  ["",                      "",             "",                              "refunding",    "",                              "",            "",       ""]],
+  ["refunding",  ["",                      "",             "",                              "",             "refunded ? grants-reversed",    "previous",    "",       ""]],
+  ["refunded",   ["",                      "",             "",                              "",             "",                              "",            "",       "previous ? grants-restored"]],
+  ["closed",     ["",                      "",             "",                              "",             "",                              "",            "",       ""]],
 ];
 
 interface ExpectedCell {
@@ -49,11 +50,11 @@ const CELLS: ExpectedCell[] = DESIGN_TABLE.flatMap(([state, cells]) =>
 const legalEvents = (state: OrderState): OrderEvent[] => CELLS.filter((c) => c.state === state && c.edge).map((c) => c.event);
 
 describe("the state table (DESIGN.md, every cell)", () => {
-  it("the hand-copied table covers the 7 states x 7 events, in the code's order", () => {
+  it("the hand-copied table covers the 7 states x 8 events, in the code's order", () => {
     expect(DESIGN_TABLE.map(([s]) => s)).toEqual([...ORDER_STATES]);
     expect([...COLUMNS]).toEqual([...ORDER_EVENTS]);
-    expect(CELLS).toHaveLength(49);
-    expect(CELLS.filter((c) => c.edge)).toHaveLength(10);
+    expect(CELLS).toHaveLength(56);
+    expect(CELLS.filter((c) => c.edge)).toHaveLength(11);
   });
 
   it.each(CELLS.map((c) => [c.state, c.event, c.edge ? `${c.edge.to}${c.edge.guard ? ` ? ${c.edge.guard}` : ""}` : "illegal", c] as const))(
@@ -64,11 +65,10 @@ describe("the state table (DESIGN.md, every cell)", () => {
     },
   );
 
-  it("refunded and closed are the terminal states and accept no event", () => {
+  it("refunded and closed are the terminal states: closed accepts no event, refunded only the store's reverse-refund", () => {
     expect([...TERMINAL_STATES].sort()).toEqual(["closed", "refunded"]);
-    for (const state of TERMINAL_STATES) {
-      for (const event of ORDER_EVENTS) expect(edgeFor(state, event)).toBeUndefined();
-    }
+    for (const event of ORDER_EVENTS) expect(edgeFor("closed", event)).toBeUndefined();
+    expect(ORDER_EVENTS.filter((event) => edgeFor("refunded", event))).toEqual(["reverse-refund"]);
   });
 });
 
@@ -81,6 +81,7 @@ describe("statesAccepting", () => {
     ["confirm-refund", ["refunding"]],
     ["reject-refund", ["refunding"]],
     ["close", ["created", "paid"]],
+    ["reverse-refund", ["refunded"]],
   ] as const)("%s is accepted from %j", (event, states) => {
     expect(statesAccepting(event)).toEqual(states);
   });
@@ -97,8 +98,8 @@ describe("refusal", () => {
     expect(describeIn(refusal(state, event)!, "en")).toBe(english);
   });
 
-  it.each(["refunded", "closed"] as const)("every event on a %s order is refused as a final state", (state) => {
-    for (const event of ORDER_EVENTS) expect(refusal(state, event)).toEqual({ kind: "terminal-state", state, event });
+  it.each(["refunded", "closed"] as const)("every event a %s order has no edge for is refused as a final state", (state) => {
+    for (const event of ORDER_EVENTS.filter((e) => !edgeFor(state, e))) expect(refusal(state, event)).toEqual({ kind: "terminal-state", state, event });
   });
 
   it("is null exactly where the table has an edge, and never names the current state as a way out", () => {
@@ -144,13 +145,11 @@ describe("availableEvents", () => {
     });
   });
 
-  it.each(["refunded", "closed"] as const)("%s refuses everything, each as a final state", (state) => {
-    expect(availableEvents(state)).toEqual(
-      ORDER_EVENTS.map((event) => ({
-        event,
-        allowed: false,
-        refusal: { kind: "terminal-state", state, event },
-      })),
+  it("closed refuses everything, each as a final state; refunded everything but the store's reverse-refund", () => {
+    const asFinal = (state: OrderState, event: OrderEvent) => ({ event, allowed: false, refusal: { kind: "terminal-state", state, event } });
+    expect(availableEvents("closed")).toEqual(ORDER_EVENTS.map((event) => asFinal("closed", event)));
+    expect(availableEvents("refunded")).toEqual(
+      ORDER_EVENTS.map((event) => (event === "reverse-refund" ? { event, allowed: true, to: "previous", guard: "grants-restored" } : asFinal("refunded", event))),
     );
   });
 });

@@ -12,6 +12,7 @@ export const ORDER_EVENTS = [
   "confirm-refund",
   "reject-refund",
   "close",
+  "reverse-refund",
 ] as const;
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
@@ -19,11 +20,11 @@ export const SOURCES = ["console", "api", "job", "callback", "store"] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Named preconditions of one edge; each is evaluated by guards.ts. */
-export type GuardName = "amount-matches" | "nothing-pending" | "grants-reversed";
+export type GuardName = "amount-matches" | "nothing-pending" | "grants-reversed" | "grants-restored";
 
 /**
- * Where an edge leads. `previous` is reject-refund's target: the state the order had when the
- * refund was requested, read from the order's history.
+ * Where an edge leads. `previous` is the target of reject-refund and reverse-refund: the state the
+ * order had when the refund was requested, read from the order's history.
  */
 export type Target = OrderState | "previous";
 
@@ -32,6 +33,11 @@ export interface Edge {
   readonly guard?: GuardName;
 }
 
+/**
+ * Final for everything a person or a channel can do. One edge leaves refunded: a store that reverses
+ * its own refund (reverse-refund, issue 16) takes the order back to where it was, its goods given
+ * back once; no console role and no API caller may send that event (lib/auth/permissions.ts).
+ */
 export const TERMINAL_STATES: readonly OrderState[] = ["refunded", "closed"];
 
 /** The state table. A missing cell is an illegal event; its reason comes from `refusal`. */
@@ -56,7 +62,9 @@ export const TRANSITIONS: Readonly<Record<OrderState, Partial<Record<OrderEvent,
     "confirm-refund": { to: "refunded", guard: "grants-reversed" },
     "reject-refund": { to: "previous" },
   },
-  refunded: {},
+  refunded: {
+    "reverse-refund": { to: "previous", guard: "grants-restored" },
+  },
   closed: {},
 };
 

@@ -39,10 +39,10 @@ describe("orderProgress", () => {
       { sku: "stam", quantity: 5 },
     ];
     const ledger = ledgerBySku([
-      { sku: "skin", quantity: 1 },
-      { sku: "gems", quantity: 20 },
-      { sku: "gems", quantity: 10 },
-      { sku: "unrelated", quantity: 9 },
+      { sku: "skin", grantId: "g1", quantity: 1 },
+      { sku: "gems", grantId: "g2", quantity: 20 },
+      { sku: "gems", grantId: "g3", quantity: 10 },
+      { sku: "unrelated", grantId: "g4", quantity: 9 },
     ]);
     expect(orderProgress(lines, ledger)).toEqual([
       { sku: "gems", expected: 60, granted: 30, reversed: 0, pending: 30 },
@@ -53,13 +53,23 @@ describe("orderProgress", () => {
 
   it("a refunded line keeps what was delivered, shows the reversal, and is not pending again", () => {
     const ledger = ledgerBySku([
-      { sku: "gems", quantity: 60 },
-      { sku: "gems", quantity: -60 },
+      { sku: "gems", grantId: "deliver", quantity: 60 },
+      { sku: "gems", grantId: "refund:r1", quantity: -60 },
     ]);
     expect(ledger).toEqual({ gems: { granted: 60, reversed: 60 } });
     expect(orderProgress([{ sku: "gems", quantity: 60 }], ledger)).toEqual([
       { sku: "gems", expected: 60, granted: 60, reversed: 60, pending: 0 },
     ]);
+  });
+
+  it("a store's reversal of its refund gives the units back: not a second delivery", () => {
+    const ledger = ledgerBySku([
+      { sku: "gems", grantId: "deliver", quantity: 60 },
+      { sku: "gems", grantId: "refund:r1", quantity: -60 },
+      { sku: "gems", grantId: "reinstate:r2", quantity: 60 },
+      { sku: "gems", grantId: "refund:r3", quantity: -20 },
+    ]);
+    expect(ledger).toEqual({ gems: { granted: 60, reversed: 20 } });
   });
 
   it("no lines: no progress entries", () => {
@@ -73,9 +83,9 @@ describe("isFullyDelivered", () => {
       { sku: "gems", quantity: 60 },
       { sku: "skin", quantity: 1 },
     ];
-    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", quantity:  60 }, { sku: "skin", quantity:  1 }])))).toBe(true);
-    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", quantity:  60 }])))).toBe(false);
-    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", quantity:  59 }, { sku: "skin", quantity:  1 }])))).toBe(false);
+    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", grantId: "g", quantity: 60 }, { sku: "skin", grantId: "g", quantity: 1 }])))).toBe(true);
+    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", grantId: "g", quantity: 60 }])))).toBe(false);
+    expect(isFullyDelivered(orderProgress(lines, ledgerBySku([{ sku: "gems", grantId: "g", quantity: 59 }, { sku: "skin", grantId: "g", quantity: 1 }])))).toBe(false);
     expect(isFullyDelivered(orderProgress(lines, ledgerBySku([])))).toBe(false);
   });
 

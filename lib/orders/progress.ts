@@ -1,4 +1,5 @@
 // Per-line delivery progress. Pure.
+import { REINSTATE_GRANT_PREFIX } from "./grant-decision";
 
 export interface LineQuantity {
   readonly sku: string;
@@ -35,12 +36,16 @@ export function lineProgress(line: LineQuantity, ledger: LineLedger = { granted:
   };
 }
 
-/** Sums ledger rows (quantity > 0 delivers, < 0 reverses) per sku. */
-export function ledgerBySku(rows: readonly { readonly sku: string; readonly quantity: number }[]): Record<string, LineLedger> {
+/**
+ * Sums ledger rows per sku, as lineLedgerSql (rows.ts) does: quantity > 0 delivers, < 0 reverses,
+ * and a `reinstate:` row (a store reversed its refund) gives back what a reversal took.
+ */
+export function ledgerBySku(rows: readonly { readonly sku: string; readonly grantId: string; readonly quantity: number }[]): Record<string, LineLedger> {
   const totals: Record<string, { granted: number; reversed: number }> = {};
   for (const row of rows) {
     const entry = (totals[row.sku] ??= { granted: 0, reversed: 0 });
-    if (row.quantity > 0) entry.granted += row.quantity;
+    if (row.grantId.startsWith(REINSTATE_GRANT_PREFIX)) entry.reversed -= row.quantity;
+    else if (row.quantity > 0) entry.granted += row.quantity;
     else entry.reversed -= row.quantity;
   }
   return totals;

@@ -1,6 +1,7 @@
 // How orders, transitions and grants are read with raw SQL: each select list beside the schema that
 // decodes its rows (lib/db/sql.ts). A column renamed in one and not the other fails a test at once.
 import { z } from "zod";
+import { REINSTATE_GRANT_PREFIX } from "./grant-decision";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "./machine";
 import type { GrantRecord, OrderSnapshot, TransitionRecord } from "./types";
 
@@ -49,13 +50,14 @@ export const grantRow: z.ZodType<GrantRecord, unknown> = z.object({
 
 /**
  * Each line of one order with what the grants ledger holds for it: delivered (positive rows) and
- * taken back by refunds (negative rows, as a positive number). The one place this sum is written;
- * `tenant` and `order` are SQL expressions (parameters, or columns of an outer query).
+ * taken back by refunds (negative rows, as a positive number, less what a store's reversal of its
+ * refund gave back: the positive `reinstate:` rows). The one place this sum is written; `tenant`
+ * and `order` are SQL expressions (parameters, or columns of an outer query).
  */
 export function lineLedgerSql(tenant: string, order: string): string {
   return `SELECT l.sku, l.kind, l.quantity,
-      COALESCE(SUM(g.quantity) FILTER (WHERE g.quantity > 0), 0)::int AS granted,
-      COALESCE(-SUM(g.quantity) FILTER (WHERE g.quantity < 0), 0)::int AS reversed
+      COALESCE(SUM(g.quantity) FILTER (WHERE g.quantity > 0 AND g.grant_id NOT LIKE '${REINSTATE_GRANT_PREFIX}%'), 0)::int AS granted,
+      COALESCE(-SUM(g.quantity) FILTER (WHERE g.quantity < 0 OR g.grant_id LIKE '${REINSTATE_GRANT_PREFIX}%'), 0)::int AS reversed
     FROM order_lines l
     LEFT JOIN grants g ON g.tenant_id = l.tenant_id AND g.order_id = l.order_id AND g.sku = l.sku
     WHERE l.tenant_id = ${tenant} AND l.order_id = ${order}

@@ -9,6 +9,7 @@ import type { Refusal } from "@/lib/problems";
 import { decide, type Decision, type EventInput, type ExceptionDraft, type Facts } from "./decide";
 import { ORDER_STATES, type GuardName, type OrderState } from "./machine";
 import { lineProgress } from "./progress";
+import { storedTakeBackRules, TAKE_BACK_RULES } from "./take-back";
 import { recordException } from "./record-exception";
 import { lineLedgerRow, lineLedgerSql, ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow, type LineLedgerRow } from "./rows";
 import type { OrderSnapshot, TransitionRecord } from "./types";
@@ -93,7 +94,7 @@ export async function transitIn(tx: Tx, input: TransitInput, options: TransitOpt
   if (decision.outcome === "apply") {
     const [written] = await writeTransitions(tx.client, [decision.effects]);
     if (!written) throw new ConcurrentChange(`transit ${input.event} on order ${order.id}`);
-    const after = history && decision.effects.reversals.length === 0 ? { lines: history.lines, transitions: [...history.transitions, written.transition] } : null;
+    const after = history && decision.effects.ledger.length === 0 ? { lines: history.lines, transitions: [...history.transitions, written.transition] } : null;
     return { result: { result: "applied", ...written }, ...(options.history ? { history: after } : {}) };
   }
   return { ...refused(order, decision), ...(options.history ? { history } : {}) };
@@ -118,6 +119,8 @@ const factsRow = z.object({
   refundFrom: z.enum(ORDER_STATES).nullable(),
   lines: z.array(lineLedgerRow).nullable(),
   transitions: z.array(transitionRow).nullable(),
+  rules: storedTakeBackRules.nullable(),
+  takenBy: z.record(z.string(), z.enum(TAKE_BACK_RULES)).nullable(),
 });
 
 // Every payment runs these. The lock is prepared (lib/db/sql.ts); the facts are not: under a
@@ -133,7 +136,10 @@ const FACTS = `SELECT
           WHERE tenant_id = $1 AND order_id = $2 AND event = 'request-refund' ORDER BY id DESC LIMIT 1) END AS "refundFrom",
        CASE WHEN $6 OR $7 THEN (SELECT json_agg(l) FROM (${lineLedgerSql("$1", "$2")}) l) END AS lines,
        CASE WHEN $7 THEN (SELECT json_agg(t ORDER BY t.id) FROM (SELECT ${TRANSITION_COLUMNS} FROM order_transitions
-          WHERE tenant_id = $1 AND order_id = $2) t) END AS transitions`;
+          WHERE tenant_id = $1 AND order_id = $2) t) END AS transitions,
+       CASE WHEN $8 THEN (SELECT take_back_rules FROM tenant_settings WHERE tenant_id = $1) END AS rules,
+       CASE WHEN $8 THEN (SELECT json_object_agg(k.sku, k.rule) FROM (SELECT DISTINCT ON (sku) sku, rule FROM take_backs
+          WHERE tenant_id = $1 AND order_id = $2 AND units < 0 ORDER BY sku, id DESC) k) END AS "takenBy"`;
 
 /**
  * Everything the decision needs beyond the order row, in one statement issued after the lock (so
@@ -141,14 +147,17 @@ const FACTS = `SELECT
  * asked, the order's lines and transitions in the same statement.
  */
 async function readFacts(tx: Tx, order: OrderSnapshot, input: TransitInput, withHistory: boolean): Promise<{ facts: Facts; history: OrderHistory | null }> {
-  const needsRefundFrom = input.event === "reject-refund";
-  const needsLines = input.event === "confirm-delivery" || input.event === "confirm-refund";
-  const row = await one(tx.client, factsRow, FACTS, [order.tenantId, order.id, input.event, input.bizKey, needsRefundFrom, needsLines, withHistory]);
+  const needsRefundFrom = input.event === "reject-refund" || input.event === "reverse-refund";
+  const needsRules = input.event === "confirm-refund" || input.event === "reverse-refund";
+  const needsLines = input.event === "confirm-delivery" || needsRules;
+  const row = await one(tx.client, factsRow, FACTS, [order.tenantId, order.id, input.event, input.bizKey, needsRefundFrom, needsLines, withHistory, needsRules]);
   return {
     facts: {
       duplicate: row.duplicate,
       refundFrom: row.refundFrom as OrderState | null,
       lines: needsLines ? (row.lines?.map((l) => ({ ...lineProgress(l, l), kind: l.kind })) ?? null) : null,
+      rules: row.rules,
+      takenBy: row.takenBy,
     },
     history: withHistory ? { lines: row.lines ?? [], transitions: row.transitions ?? [] } : null,
   };

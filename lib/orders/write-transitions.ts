@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { REVERSAL_GRANT_PREFIX } from "./grant-decision";
 import { prepared, rows, type Queryable } from "@/lib/db/sql";
+import { writeLedger } from "./write-ledger";
 import type { Effects } from "./decide";
 import { ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow } from "./rows";
 import type { OrderSnapshot, TransitionRecord } from "./types";
@@ -27,28 +27,22 @@ const WRITE = prepared(
          INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)
          SELECT x.tenant, x.order_id, x.topic, x.payload || jsonb_build_object('at', t."at")
          FROM x JOIN o ON o.id = x.order_id JOIN t ON t."orderId" = x.order_id
-       ), r AS (
-         INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason)
-         SELECT x.tenant, x.order_id, g.sku, $17 || x.biz_key, g.quantity, x.source, x.actor,
-                g.disposition || ': ' || coalesce(x.reason, 'refund confirmed')
-         FROM unnest($13::bigint[], $14::text[], $15::int[], $16::text[]) AS g(order_id, sku, quantity, disposition)
-         JOIN x ON x.order_id = g.order_id JOIN o ON o.id = g.order_id
        )
        SELECT row_to_json(o) AS order, row_to_json(t) AS transition FROM o JOIN t ON t."orderId" = o.id`,
 );
 
 /**
- * Writes the effects decide() returned, for one order or many, in one statement: the transitions,
- * the orders' compare-and-set moves, their outbox messages and, for confirm-refund, the ledger
- * reversals. transit() and transitBatch() both write through here.
+ * Writes the effects decide() returned, for one order or many: the transitions, the orders'
+ * compare-and-set moves and their outbox messages in one statement and, for the refund edges that
+ * move goods (confirm-refund, reverse-refund), their ledger rows in a second (writeLedger).
+ * transit() and transitBatch() both write through here.
  *
  * Returns one row per order that moved. An order whose compare-and-set matched nothing (it changed
  * since it was read) is missing from the result: the caller rolls back and tries again.
  */
 export async function writeTransitions(db: Queryable, writes: readonly Effects[]): Promise<{ order: OrderSnapshot; transition: TransitionRecord }[]> {
   if (writes.length === 0) return [];
-  const reversals = writes.flatMap((w) => w.reversals.map((r) => ({ orderId: w.order.id, ...r })));
-  return rows(
+  const written = await rows(
     db,
     writtenRow,
     WRITE,
@@ -65,11 +59,12 @@ export async function writeTransitions(db: Queryable, writes: readonly Effects[]
       writes.map((w) => w.order.version),
       writes.map((w) => w.outbox.topic),
       writes.map((w) => JSON.stringify(w.outbox.payload)),
-      reversals.map((r) => r.orderId),
-      reversals.map((r) => r.sku),
-      reversals.map((r) => r.quantity),
-      reversals.map((r) => r.disposition),
-      REVERSAL_GRANT_PREFIX,
     ],
   );
+  const moved = new Set(written.map((w) => w.order.id));
+  await writeLedger(
+    db,
+    writes.filter((w) => moved.has(w.order.id)).flatMap((w) => w.ledger.map((entry) => ({ ...entry, order: w.order, ...w.transition }))),
+  );
+  return written;
 }

@@ -1,6 +1,6 @@
 // What the demo seeder generates, as data: the two products' price tiers and order lines, and the
 // order stories (scenarios) with how often each happens. Pure: lib/seed/demo/ turns it into bulk SQL.
-import type { LineKind } from "@/lib/orders/guards";
+import type { LineKind } from "@/lib/orders/take-back";
 import { TRANSITIONS, type OrderEvent, type OrderState } from "@/lib/orders/machine";
 
 export type DemoTenantId = "xiaoxiao" | "fangzhou";

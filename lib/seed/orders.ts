@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { LineKind } from "@/lib/orders/guards";
+import type { LineKind } from "@/lib/orders/take-back";
 import { ORDER_COLUMNS, orderRow } from "@/lib/orders/rows";
 import type { OrderSnapshot } from "@/lib/orders/types";
 

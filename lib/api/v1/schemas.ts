@@ -1,7 +1,7 @@
 // The integration API's contract, as zod schemas. The routes parse with them and the OpenAPI
 // document is generated from them (lib/api/v1/openapi.ts), so the two cannot drift apart.
 import { z } from "zod";
-import { LINE_KINDS } from "@/lib/orders/guards";
+import { LINE_KINDS } from "@/lib/orders/take-back";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
 import { REFUND_EVENTS, REFUND_STATUSES } from "@/lib/refunds/model";
 

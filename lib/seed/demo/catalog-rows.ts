@@ -1,5 +1,6 @@
 // The catalogue and the scenarios as rows of the session's small temp tables (session.ts). Pure.
-import { checkGuard, REFUND_DISPOSITION, type LineFacts } from "@/lib/orders/guards";
+import { checkGuard, type LineFacts } from "@/lib/orders/guards";
+import { DEFAULT_TAKE_BACK_RULES } from "@/lib/orders/take-back";
 import { lineProgress } from "@/lib/orders/progress";
 import type { Refusal } from "@/lib/problems";
 import { DEMO_CATALOG, planScenario, SCENARIOS, type DemoDelivery, type DemoLine, type DemoProduct, type DemoTenantId } from "../demo-catalog";
@@ -67,7 +68,7 @@ export function catalogRows(currency: Readonly<Record<DemoTenantId, string>>) {
         sku: l.sku,
         kind: l.kind,
         quantity: l.quantity,
-        disposition: REFUND_DISPOSITION[l.kind],
+        disposition: DEFAULT_TAKE_BACK_RULES[l.kind],
         // Granted in full before the call that failed, in a delivery that stalled (managed delivery).
         before_stall: stalled.lines.find((s) => s.sku === l.sku)!.pending === 0,
         ...grantPositions(DEMO_CATALOG[id].delivery.mode, bySku.indexOf(l), bySku.length),

@@ -51,7 +51,8 @@ export default async function OrderPage({ params }: Props) {
   const actions = availableEvents(order.state).flatMap((e) => (e.allowed && whitelist.includes(e.event) ? [e.event] : []));
   // Compensating grants and repair: ops and up, only while grants are possible at all.
   const canRepair = can(staff.role, "orders:grant") && GRANTABLE_STATES.includes(order.state);
-  const refundFrom = order.state === "refunding" ? (detail.transitions.find((tr) => tr.event === "request-refund")?.from ?? null) : null;
+  // Newest first: the latest refund request says where reject-refund (refunding) or a store's reverse-refund (refunded) leads.
+  const refundFrom = order.state === "refunding" || order.state === "refunded" ? (detail.transitions.find((tr) => tr.event === "request-refund")?.from ?? null) : null;
   const waiting = pendingApproval(detail.approvals);
   const refused = refusedRefunds(detail.approvals, detail.transitions);
 

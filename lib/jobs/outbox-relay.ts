@@ -6,13 +6,17 @@ import { rows, type Queryable } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
 import { markRefundsSent, RELAY_ACTOR } from "@/lib/refunds/mark-sent";
+import { appStoreApiKeys } from "@/lib/stores/apple/server-api-keys";
+import { appStoreAuthorization, describeAuthorizationProblem } from "@/lib/stores/apple/server-api-authorization";
+import { serverApiTokens } from "@/lib/stores/apple/server-api-token";
+import type { ReviewAnswerMessage } from "@/lib/stores/reviews/model";
 import { PAST_DEADLINE } from "@/lib/stores/reviews/model";
 import { answerOf, settleReviewAnswers } from "@/lib/stores/reviews/settle-answers";
 import { backoffMs } from "./backoff";
 import { NO_WEBHOOK } from "./no-webhook";
 import { runConcurrently } from "./run-concurrently";
 import { MESSAGE_ID_HEADER, TOPIC_HEADER } from "./signature";
-import { postSigned, putJson } from "./signed-post";
+import { postSigned, putJson, type SignedPostResult } from "./signed-post";
 
 /** Attempts before a message is `dead` (then ops retry it from the console). ~4 h of trying. */
 export const MAX_DELIVERY_ATTEMPTS = 15;
@@ -63,6 +67,8 @@ export interface ClaimedMessage {
   readonly attempts: number;
   readonly webhookUrl: string | null;
   readonly signingSecret: string | null;
+  /** tenant_settings.apple_bundle_id, read at claim time: an App Store answer's token names the app. */
+  readonly appleBundleId: string | null;
   /** The next_attempt_at this claim wrote: the fencing token for settling it. */
   readonly leaseUntil: Date;
 }
@@ -75,10 +81,14 @@ const claimedRow: z.ZodType<ClaimedMessage, unknown> = z.object({
   attempts: z.number(),
   webhookUrl: z.string().nullable(),
   signingSecret: z.string().nullable(),
+  appleBundleId: z.string().nullable(),
   leaseUntil: z.coerce.date(),
 });
 
 const log = logger.child({ job: "outbox-relay" });
+
+/** App Store Server API tokens, reused across batches until shortly before they end. */
+const appStoreTokens = serverApiTokens();
 
 /**
  * Claims due pending messages (oldest due first) and pushes their next_attempt_at to the end of a
@@ -106,7 +116,8 @@ export async function claimOutboxBatch(
        RETURNING m.id, m.tenant_id, m.topic, m.payload, m.attempts, m.next_attempt_at
      )
      SELECT c.id, c.tenant_id AS "tenantId", c.topic, c.payload, c.attempts, c.next_attempt_at AS "leaseUntil",
-            s.webhook_url AS "webhookUrl", s.signing_secret AS "signingSecret"
+            s.webhook_url AS "webhookUrl", s.signing_secret AS "signingSecret",
+            s.apple_bundle_id AS "appleBundleId"
      FROM claimed c LEFT JOIN tenant_settings s ON s.tenant_id = c.tenant_id
      ORDER BY c.id`,
     [options.now ?? null, options.batchSize, options.leaseMs],
@@ -123,7 +134,11 @@ interface Settlement {
   /** Set for a refund review's answer (lib/stores/reviews): the review the store has now been answered on. */
   readonly reviewId: number | null;
   readonly status: Status;
-  /** 1 when a request was made, 0 when none was (no webhook). */
+  /**
+   * 1 when the message used up an attempt: a request was made, or an App Store answer could not be
+   * authorised (no key: counted, so the attempt limit ends it, not a retry every 2 s until the deadline).
+   * 0 when nothing was tried (no webhook, past the deadline).
+   */
   readonly tried: number;
   readonly error: string | null;
   /** For `pending`: when to try again, from now. */
@@ -165,7 +180,7 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
       return;
     }
     const sent = answer
-      ? await putJson({ fetch, url: answer.url, body: JSON.stringify(answer.body), timeoutMs })
+      ? await putAnswer({ fetch, message, answer, timeoutMs, now: options.now ?? new Date() })
       : await postSigned({
           fetch,
           url: message.webhookUrl!,
@@ -200,6 +215,46 @@ export async function relayOutbox(options: RelayOptions = {}): Promise<RelayRepo
     retrying: count((s) => s.status === "pending"),
     dead: count((s) => s.status === "dead"),
     unconfigured: count((s) => s.status === "delivered" && s.tried === 0),
+  };
+}
+
+/**
+ * PUTs an answer to its store's API with the headers that API wants, built now. Without them nothing
+ * is sent, and the reason is the attempt's error: the store would only refuse the call, less clearly.
+ */
+async function putAnswer(input: {
+  readonly fetch: typeof globalThis.fetch;
+  readonly message: ClaimedMessage;
+  readonly answer: ReviewAnswerMessage;
+  readonly timeoutMs: number;
+  readonly now: Date;
+}): Promise<SignedPostResult> {
+  const headers = await storeHeaders(input.message, input.answer, input.now);
+  if (!headers.ok) return { ok: false, status: null, error: headers.error };
+  return putJson({ fetch: withHeaders(input.fetch, headers.headers), url: input.answer.url, body: JSON.stringify(input.answer.body), timeoutMs: input.timeoutMs });
+}
+
+/**
+ * An App Store answer carries a short-lived App Store Server API token, made from the tenant's key
+ * (never stored in the outbox, where it would outlive its use and sit in every backup).
+ */
+async function storeHeaders(
+  message: ClaimedMessage,
+  answer: ReviewAnswerMessage,
+  now: Date,
+): Promise<{ readonly ok: true; readonly headers: Readonly<Record<string, string>> } | { readonly ok: false; readonly error: string }> {
+  if (answer.store !== "appstore") return { ok: true, headers: {} };
+  const authorization = await appStoreAuthorization({ tenantId: message.tenantId, bundleId: message.appleBundleId, now, keys: appStoreApiKeys(), tokens: appStoreTokens });
+  return authorization.ok ? { ok: true, headers: { authorization: authorization.authorization } } : { ok: false, error: describeAuthorizationProblem(authorization.problem) };
+}
+
+/** `fetch` with `headers` added to each request: putJson knows only its content type. */
+function withHeaders(fetch: typeof globalThis.fetch, headers: Readonly<Record<string, string>>): typeof globalThis.fetch {
+  if (Object.keys(headers).length === 0) return fetch;
+  return (input, init) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    return fetch(input, { ...init, headers: merged });
   };
 }
 

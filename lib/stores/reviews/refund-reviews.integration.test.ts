@@ -1,28 +1,33 @@
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID, type KeyObject } from "node:crypto";
+import { decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { sendRefundReviewAnswer } from "@/app/(console)/refund-reviews/actions/send-review-answer";
 import { updateRefundReviews } from "@/app/(console)/settings/actions/update-refund-reviews";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
-import { relayOutbox } from "@/lib/jobs/outbox-relay";
+import { MAX_DELIVERY_ATTEMPTS, relayOutbox } from "@/lib/jobs/outbox-relay";
 import { runRefundReviews } from "@/lib/jobs/refund-reviews";
-import { startReceiver, type Receiver } from "@/lib/jobs/test-receiver";
+import { startReceiver, type ReceivedRequest, type Receiver } from "@/lib/jobs/test-receiver";
+import { one } from "@/lib/db/sql";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
+import { signServerApiToken } from "@/lib/stores/apple/server-api-token";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
 import { appleNotificationBody, testAppleChain, type TestAppleChain, type TestNotification } from "@/lib/test/apple-store";
 import { useFreshDatabase } from "@/lib/test/database";
 import { signInAs, signOut } from "@/lib/test/session";
-import { connectedTenant, deliveredStoreOrder, postAppleNotification } from "@/lib/test/store-orders";
+import { BUNDLE_ID, connectedTenant, deliveredStoreOrder, postAppleNotification } from "@/lib/test/store-orders";
 import { listRefundReviews } from "./list-reviews";
 import { PAST_DEADLINE } from "./model";
 import { sendReviewAnswer } from "./send-answer";
 
 // Refund reviews end to end (issue 16, item 5): Apple's CONSUMPTION_REQUEST, signed by a test App
 // Store and posted to the real route, becomes one row of the deadline queue; its answer is prefilled
-// from the ledger, sent through the outbox and relayed to a local stand-in for Apple's API.
+// from the ledger, sent through the outbox and relayed to a local stand-in for Apple's API — which,
+// like Apple's, takes a call only with a valid App Store Server API token for the tenant's key and app.
 
 useFreshDatabase();
 
@@ -30,16 +35,60 @@ const HOUR = 3_600_000;
 const HOME = "reviews-home";
 const OPTED_IN = "reviews-auto";
 const ELSEWHERE = "reviews-elsewhere";
+/** Connected to the App Store, but no App Store Server API key configured for it. */
+const NO_KEY = "reviews-no-key";
+/** Configured with a key Apple does not know (revoked, or another team's). */
+const UNKNOWN_KEY = "reviews-unknown-key";
 const TOKEN = "7e3fb20b-4cdb-47cc-936d-99d65f608138";
 let apple: TestAppleChain;
 let fakeApple: Receiver;
 
+function p256() {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return { pem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), publicKey };
+}
+const ISSUER = "57246542-96fe-1a63-e053-0824d011072a";
+const appKey = { ...p256(), keyId: "TESTKEY001" };
+const strangerKey = { ...p256(), keyId: "TESTKEY999" };
+/** The keys "Apple" knows, by key id: only the one App Store Connect issued. */
+const appleKnows: ReadonlyMap<string, KeyObject> = new Map([[appKey.keyId, appKey.publicKey]]);
+
+/**
+ * Apple's check of a call's bearer token, as "Generating JSON Web Tokens for API requests" states
+ * it: ES256 signed by a key it issued (the header's kid), the issuer's id, audience
+ * appstoreconnect-v1, the tenant's bundle id, unexpired, living at most an hour, and nothing else.
+ */
+async function appleAccepts(request: ReceivedRequest): Promise<boolean> {
+  const token = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ""))?.[1];
+  if (!token) return false;
+  try {
+    const key = appleKnows.get(String(decodeProtectedHeader(token).kid));
+    if (!key) return false;
+    const { payload, protectedHeader } = await jwtVerify(token, key, { algorithms: ["ES256"], issuer: ISSUER, audience: "appstoreconnect-v1", typ: "JWT" });
+    return (
+      Object.keys(protectedHeader).sort().join() === "alg,kid,typ" &&
+      Object.keys(payload).sort().join() === "aud,bid,exp,iat,iss" &&
+      payload.bid === BUNDLE_ID &&
+      payload.exp! - payload.iat! <= 3600
+    );
+  } catch {
+    return false;
+  }
+}
+
 beforeAll(async () => {
   apple = await testAppleChain();
   process.env.APPLE_TEST_ROOT_PEM = apple.rootPem;
-  fakeApple = await startReceiver(() => 202);
+  fakeApple = await startReceiver(async (request) => ((await appleAccepts(request)) ? 202 : 401));
   process.env.APPLE_STORE_API_URL = fakeApple.url;
-  await Promise.all([connectedTenant(HOME), connectedTenant(OPTED_IN), connectedTenant(ELSEWHERE)]);
+  const configured = { issuerId: ISSUER, keyId: appKey.keyId, privateKey: appKey.pem };
+  process.env.APPLE_STORE_API_KEYS = JSON.stringify({
+    [HOME]: configured,
+    [OPTED_IN]: configured,
+    [ELSEWHERE]: configured,
+    [UNKNOWN_KEY]: { issuerId: ISSUER, keyId: strangerKey.keyId, privateKey: strangerKey.pem },
+  });
+  await Promise.all([HOME, OPTED_IN, ELSEWHERE, NO_KEY, UNKNOWN_KEY].map((tenant) => connectedTenant(tenant)));
   const [settings] = await listTenantSettings([OPTED_IN]);
   await updateTenantSettings(OPTED_IN, settings!.updatedAt, { field: "refund_review_auto_send", value: true }, "staff:manager@example.com");
 });
@@ -158,6 +207,12 @@ describe("the answer, prefilled from the ledger, sent through the outbox", () =>
     expect(put).toHaveLength(1);
     expect(JSON.parse(put[0]!.body)).toEqual(first.data.answer);
     expect(put[0]!.headers["content-type"]).toBe("application/json");
+    // Signed with the tenant's key at send time; the stand-in verified it before taking the answer.
+    expect(await appleAccepts(put[0]!)).toBe(true);
+    const bearer = String(put[0]!.headers.authorization).slice("Bearer ".length);
+    const stored = JSON.stringify([await outboxFor(HOME), await factsOf("refund-review.answered", review.id), await reviewOf(request.uuid)], (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
+    expect(stored).not.toContain(bearer.split(".")[2]);
+    expect(stored).not.toContain("PRIVATE KEY");
     expect(await reviewOf(request.uuid)).toMatchObject({ status: "sent", answeredBy: "staff:agent@example.com", lastError: null });
     expect(await factsOf("refund-review.sent", review.id)).toMatchObject([{ actor: "system:outbox-relay" }]);
   });
@@ -267,5 +322,79 @@ describe("the opt-in", () => {
     const facts = await getPrisma().auditEvent.findMany({ where: { action: "settings.updated", target: `tenant:${ELSEWHERE}` } });
     expect(facts.map((f) => f.detail)).toContainEqual({ field: "refund_review_auto_send", before: false, after: true });
     expect(facts.at(-1)!.actor).toBe("staff:manager@example.com");
+  });
+});
+
+describe("the App Store Server API token", () => {
+  const put = (path: string, authorization?: string) =>
+    fetch(`${fakeApple.url}${path}`, { method: "PUT", headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body: "{}" });
+  const bearer = async (key: { pem: string; keyId: string }, bundleId = BUNDLE_ID) =>
+    `Bearer ${(await signServerApiToken({ issuerId: ISSUER, keyId: key.keyId, privateKey: key.pem }, bundleId, new Date())).token}`;
+
+  it("the stand-in for Apple refuses a call without a token, or with one it cannot verify, as Apple does", async () => {
+    const path = `/inApps/v1/transactions/consumption/${txn()}`;
+    expect((await put(path)).status).toBe(401);
+    expect((await put(path, "Bearer not-a-jwt")).status).toBe(401);
+    expect((await put(path, await bearer(strangerKey))).status).toBe(401);
+    // Apple's key id with a stranger's signature: the signature is checked, not just the kid.
+    expect((await put(path, await bearer({ pem: strangerKey.pem, keyId: appKey.keyId }))).status).toBe(401);
+    expect((await put(path, await bearer(appKey, "com.example.other"))).status).toBe(401);
+    expect((await put(path, await bearer(appKey))).status).toBe(202);
+  });
+
+  const queuedAnswer = async (tenant: string) => {
+    const transactionId = txn();
+    await deliveredStoreOrder(tenant, transactionId);
+    const request = consumption(transactionId, Date.now() - HOUR);
+    await send(request, tenant);
+    const review = await reviewOf(request.uuid);
+    const sent = await sendReviewAnswer({ reviewId: Number(review.id), actor: "staff:agent@example.com", customerConsented: true });
+    if (sent.result !== "queued") throw new Error(sent.result);
+    return { transactionId, requestId: request.uuid, review, messageId: sent.messageId };
+  };
+  const messageOf = (id: number) =>
+    one(
+      getPool(),
+      z.object({ status: z.string(), attempts: z.number(), lastError: z.string().nullable(), nextAttemptAt: z.coerce.date() }),
+      `SELECT status, attempts, last_error AS "lastError", next_attempt_at AS "nextAttemptAt" FROM outbox_messages WHERE id = $1`,
+      [id],
+    );
+
+  it("a tenant whose key Apple does not know is refused (401): the review shows it and the answer is tried again", async () => {
+    const { transactionId, requestId, messageId } = await queuedAnswer(UNKNOWN_KEY);
+    const received = fakeApple.requests.length;
+    await relayOutbox({ random: () => 0 });
+    expect(fakeApple.requests.slice(received).filter((r) => r.path.endsWith(transactionId))).toHaveLength(1);
+    expect(await messageOf(messageId)).toMatchObject({ status: "pending", attempts: 1, lastError: "HTTP 401: refused" });
+    expect(await reviewOf(requestId)).toMatchObject({ status: "sending", lastError: "HTTP 401: refused" });
+  });
+
+  it("with no key configured nothing is sent: each attempt fails with the reason, the backoff spaces them, and the attempt limit ends the answer failed", async () => {
+    const { transactionId, requestId, review, messageId } = await queuedAnswer(NO_KEY);
+    const reason = "App Store Server API key not configured for this tenant (APPLE_STORE_API_KEYS)";
+    const received = fakeApple.requests.length;
+
+    await relayOutbox({ random: () => 0 });
+    const first = await messageOf(messageId);
+    expect(first).toMatchObject({ status: "pending", attempts: 1, lastError: reason });
+    // The agent sees why on the review page while the relay keeps trying.
+    expect(await reviewOf(requestId)).toMatchObject({ status: "sending", lastError: reason });
+    // Not due again at once: a retry follows the relay's backoff, like any failed attempt.
+    expect(first.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    expect((await relayOutbox({ random: () => 0 })).claimed).toBe(0);
+
+    let attempts = 1;
+    for (let due = first; due.status === "pending"; due = await messageOf(messageId)) {
+      expect(due.nextAttemptAt.getTime()).toBeLessThan(review.deadlineAt.getTime());
+      // (+1 ms: the database keeps microseconds, a Date only milliseconds.)
+      await relayOutbox({ now: new Date(due.nextAttemptAt.getTime() + 1), random: () => 0 });
+      attempts++;
+      if (attempts > MAX_DELIVERY_ATTEMPTS + 1) throw new Error("retried past the attempt limit");
+    }
+    expect(attempts).toBe(MAX_DELIVERY_ATTEMPTS);
+    expect(await messageOf(messageId)).toMatchObject({ status: "dead", attempts: MAX_DELIVERY_ATTEMPTS, lastError: reason });
+    expect(await reviewOf(requestId)).toMatchObject({ status: "failed", lastError: reason });
+    expect(await factsOf("refund-review.failed", review.id)).toMatchObject([{ actor: "system:outbox-relay", detail: { error: reason } }]);
+    expect(fakeApple.requests.slice(received).filter((r) => r.path.endsWith(transactionId))).toEqual([]);
   });
 });

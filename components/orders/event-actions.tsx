@@ -13,6 +13,7 @@ import type { CannedReasons } from "@/lib/settings/canned-reasons";
 import { ActionDialog } from "./action-dialog";
 import { EventName, useDescribeProblem } from "./names";
 import { StateBadge } from "./state-badge";
+import { TakeBackPreview, type TakeBackPreviewData } from "./take-back-preview";
 
 export interface EventActionsProps {
   readonly tenant: string;
@@ -25,6 +26,8 @@ export interface EventActionsProps {
   readonly events: readonly OrderEvent[];
   /** The product's reasons to pick from, per event. */
   readonly cannedReasons: CannedReasons;
+  /** What a refund would take back, line by line: shown in the refund forms before anyone confirms. */
+  readonly takeBack?: TakeBackPreviewData | undefined;
 }
 
 /**
@@ -50,7 +53,7 @@ export function EventActions(props: EventActionsProps) {
 /** The events whose key is the channel's own id, each worded for what the channel calls it. */
 type ChannelKeyEvent = "pay" | "confirm-refund" | "reject-refund";
 
-export function EventDialog({ tenant, orderNo, version: shownVersion, state, currency, events, cannedReasons, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
+export function EventDialog({ tenant, orderNo, version: shownVersion, state, currency, events, cannedReasons, takeBack, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
   const t = useTranslations("eventForm");
   const all = useTranslations();
   const describe = useDescribeProblem();
@@ -68,11 +71,12 @@ export function EventDialog({ tenant, orderNo, version: shownVersion, state, cur
   const [acknowledged, setAcknowledged] = useState(false);
   const channelKey = needsChannelKey(event) ? (event as ChannelKeyEvent) : null;
   const irreversible = event === "close";
+  const refund = event === "request-refund" || event === "confirm-refund";
 
   return (
     <ActionDialog<TriggerEventOutcome>
       title={<EventName event={event} />}
-      intro={irreversible ? <Alert tone="error">{t("closeWarning")}</Alert> : undefined}
+      intro={irreversible ? <Alert tone="error">{t("closeWarning")}</Alert> : refund && takeBack ? <TakeBackPreview preview={takeBack} /> : undefined}
       reasonLabel={t("reason")}
       cannedReasons={cannedReasons[event] ?? []}
       confirmLabel={t("submit", { event: all(`event.${event}`) })}

@@ -118,6 +118,15 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
   "settings.update-unpaid-timeout": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), timeout: minutes }),
   "settings.update-refund-reviews": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), autoSend: fc.boolean() }),
   "settings.update-refund-watch": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), percent: fc.constantFrom("30", "", "0", "101", "12.5", "abc") }),
+  "settings.update-take-back-rules": fc.record({
+    tenant: fc.constant(HOME),
+    expectedUpdatedAt: later(() => home.settingsVersion),
+    currency: fc.constantFrom("revoke", "negative-balance", "write-off", "confiscate"),
+    stamina: fc.constantFrom("revoke", "negative-balance", "write-off"),
+    cosmetic: fc.constantFrom("revoke", "write-off", "negative-balance"),
+    item: fc.constantFrom("revoke", "write-off", "negative-balance"),
+    revokeEndpointUrl: fc.constantFrom("", "https://game.example.com/revoke", "http://127.0.0.1:4010/revoke", "http://game.example.com/revoke", "javascript:alert(1)"),
+  }),
   "refund-reviews.send": fc.record({
     reviewId: fc.oneof(later(() => home.reviewId), fc.constantFrom(2 ** 40, -1, "1e3")),
     customerConsented: fc.boolean(),

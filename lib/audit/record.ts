@@ -59,7 +59,10 @@ export type CaseAuditAction =
   | "refund-review.answered"
   | "refund-review.sent"
   | "refund-review.failed"
-  | "refund-review.expired";
+  | "refund-review.expired"
+  /** The worker's call to the game for goods a refund took back (or a reversal gave back): it went through, or it could not. */
+  | "take-back.done"
+  | "take-back.failed";
 
 export interface AuditInput {
   readonly actor: string;

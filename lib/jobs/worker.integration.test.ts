@@ -67,7 +67,7 @@ describe("runWorker", () => {
 
     controller.abort();
     await worker;
-    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "refund-reviews", "timeout-close", "voided-purchases"]);
+    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "refund-reviews", "take-backs", "timeout-close", "voided-purchases"]);
     // The checkpoint sealed what the jobs wrote: nothing is left unverified.
     expect(await verifyChains()).toMatchObject({ ok: true });
     expect(await sealCheckpoint()).toMatchObject({ result: expect.stringMatching(/^(nothing-new|sealed)$/) });

@@ -9,10 +9,11 @@ import { logger } from "@/lib/log";
 import { coordinateDeliveries, type DeliveryReport } from "./delivery-coordinator";
 import { relayOutbox, type RelayReport } from "./outbox-relay";
 import { runRefundReviews, type RefundReviewReport } from "./refund-reviews";
+import { runTakeBackCalls, type TakeBackCallReport } from "./take-back-calls";
 import { closeExpiredOrders, type TimeoutCloseReport } from "./timeout-close";
 import { pollVoidedPurchases, type VoidedPollReport } from "./voided-purchases-poll";
 
-export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases", "refund-reviews", "voided-purchases"] as const;
+export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases", "refund-reviews", "voided-purchases", "take-backs"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 /** The audit checkpoint's run, in numbers like the other jobs' reports. */
 export interface CheckpointCounts {
@@ -24,7 +25,7 @@ export interface CheckpointCounts {
 export interface CaseSweepCounts {
   readonly resolved: number;
 }
-export type JobReport = TimeoutCloseReport | DeliveryReport | RelayReport | CheckpointCounts | CaseSweepCounts | RefundReviewReport | VoidedPollReport;
+export type JobReport = TimeoutCloseReport | DeliveryReport | RelayReport | CheckpointCounts | CaseSweepCounts | RefundReviewReport | VoidedPollReport | TakeBackCallReport;
 
 export interface WorkerOptions {
   /** Abort to stop: each job finishes the batch in hand, then the worker returns. */
@@ -45,12 +46,14 @@ export interface WorkerOptions {
 }
 
 const log = logger.child({ component: "worker" });
+const TAKE_BACK_BATCH = 50;
 
 /**
  * Runs the background jobs until `signal` aborts: timeout close, delivery, the outbox relay, the
  * audit checkpoint (verify and seal what was written since the last one, once a minute), the
  * case sweep (goods cases whose order no longer owes anything are resolved by the system), and the Google Play
- * Voided Purchases poll (voided-purchases-poll.ts: each connected tenant every 15 minutes). Each job has its own loop, so a long
+ * Voided Purchases poll (voided-purchases-poll.ts: each connected tenant every 15 minutes), and the calls to the game
+ * that take goods back after a refund or give them back after its reversal (take-back-calls.ts). Each job has its own loop, so a long
  * timeout-close backlog never holds up deliveries or webhooks: timeout close and the delivery
  * coordinator drain what is due and then pause; the relay goes again at once while its batches come
  * back full. A job that throws (database down) is logged and tried again after the pause.
@@ -79,6 +82,10 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     cases: async () => ({ report: { resolved: await sweepDeliveryCases({ pool }) }, more: false }),
     "refund-reviews": async () => ({ report: await runRefundReviews({ pool }), more: false }),
     "voided-purchases": async () => ({ report: await pollVoidedPurchases({ pool, fetch }), more: false }),
+    "take-backs": async () => {
+      const report = await runTakeBackCalls({ pool, fetch, batchSize: TAKE_BACK_BATCH });
+      return { report, more: report.claimed === TAKE_BACK_BATCH };
+    },
   };
   const pause: Record<JobName, number> = {
     "timeout-close": options.intervalMs ?? 1000,
@@ -90,6 +97,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     // Store refund reviews expire, or are answered for tenants that opted in, within their deadline's last hour.
     "refund-reviews": options.intervalMs ?? 1000,
     "voided-purchases": options.voidedPollCheckMs ?? 60_000,
+    // Calls a refund owes the game (take-back-calls.ts): like the relay, again at once while batches come back full.
+    "take-backs": options.intervalMs ?? 1000,
   };
 
   log.info({ intervalMs: options.intervalMs ?? 1000 }, "worker started");

@@ -73,3 +73,14 @@ export const lineLedgerRow = z.object({
   reversed: z.number(),
 });
 export type LineLedgerRow = z.output<typeof lineLedgerRow>;
+
+/** The tenant's take-back rules (tenant_settings.take_back_rules) — decoded by storedTakeBackRules. */
+export function takeBackRulesSql(tenant: string): string {
+  return `SELECT take_back_rules FROM tenant_settings WHERE tenant_id = ${tenant}`;
+}
+
+/** Per sku of one order, the rule its goods were last taken back by, as a JSON object — what a reversal gives back by. */
+export function takenBySql(tenant: string, order: string): string {
+  return `SELECT json_object_agg(k.sku, k.rule) FROM (SELECT DISTINCT ON (sku) sku, rule FROM take_backs
+     WHERE tenant_id = ${tenant} AND order_id = ${order} AND units < 0 ORDER BY sku, id DESC) k`;
+}

@@ -11,7 +11,7 @@ import { ORDER_STATES, type GuardName, type OrderState } from "./machine";
 import { lineProgress } from "./progress";
 import { storedTakeBackRules, TAKE_BACK_RULES } from "./take-back";
 import { recordException } from "./record-exception";
-import { lineLedgerRow, lineLedgerSql, ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow, type LineLedgerRow } from "./rows";
+import { lineLedgerRow, lineLedgerSql, ORDER_COLUMNS, orderRow, takeBackRulesSql, takenBySql, TRANSITION_COLUMNS, transitionRow, type LineLedgerRow } from "./rows";
 import type { OrderSnapshot, TransitionRecord } from "./types";
 import { writeTransitions } from "./write-transitions";
 
@@ -137,9 +137,8 @@ const FACTS = `SELECT
        CASE WHEN $6 OR $7 THEN (SELECT json_agg(l) FROM (${lineLedgerSql("$1", "$2")}) l) END AS lines,
        CASE WHEN $7 THEN (SELECT json_agg(t ORDER BY t.id) FROM (SELECT ${TRANSITION_COLUMNS} FROM order_transitions
           WHERE tenant_id = $1 AND order_id = $2) t) END AS transitions,
-       CASE WHEN $8 THEN (SELECT take_back_rules FROM tenant_settings WHERE tenant_id = $1) END AS rules,
-       CASE WHEN $8 THEN (SELECT json_object_agg(k.sku, k.rule) FROM (SELECT DISTINCT ON (sku) sku, rule FROM take_backs
-          WHERE tenant_id = $1 AND order_id = $2 AND units < 0 ORDER BY sku, id DESC) k) END AS "takenBy"`;
+       CASE WHEN $8 THEN (${takeBackRulesSql("$1")}) END AS rules,
+       CASE WHEN $8 THEN (${takenBySql("$1", "$2")}) END AS "takenBy"`;
 
 /**
  * Everything the decision needs beyond the order row, in one statement issued after the lock (so

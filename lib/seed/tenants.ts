@@ -13,6 +13,8 @@ export interface TenantSpec {
   readonly refundApprovalAmount: number;
   readonly deliveryMode: "external" | "managed";
   readonly grantEndpointUrl?: string | null;
+  /** Where take-back calls go (rule `revoke`, lib/jobs/take-back-calls.ts). */
+  readonly revokeEndpointUrl?: string | null;
   readonly webhookUrl?: string | null;
 }
 
@@ -43,6 +45,7 @@ export const DEMO_TENANTS: readonly TenantSpec[] = [
     refundApprovalAmount: 500_00,
     deliveryMode: "managed",
     grantEndpointUrl: "http://127.0.0.1:4010/grants",
+    revokeEndpointUrl: "http://127.0.0.1:4010/revoke",
   },
 ];
 
@@ -54,8 +57,8 @@ export async function ensureTenant(db: pg.Pool | pg.PoolClient, spec: TenantSpec
        INSERT INTO tenants (id, name, currency) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING id
      )
      INSERT INTO tenant_settings (tenant_id, unpaid_timeout_seconds, max_dwell_seconds, refund_approval_amount,
-       delivery_mode, grant_endpoint_url, webhook_url, signing_secret)
-     SELECT id, $4, $5, $6, $7, $8, $9, $10 FROM t`,
+       delivery_mode, grant_endpoint_url, webhook_url, signing_secret, revoke_endpoint_url)
+     SELECT id, $4, $5, $6, $7, $8, $9, $10, $11 FROM t`,
     [
       spec.id,
       spec.name,
@@ -67,6 +70,7 @@ export async function ensureTenant(db: pg.Pool | pg.PoolClient, spec: TenantSpec
       spec.grantEndpointUrl ?? null,
       spec.webhookUrl ?? null,
       randomBytes(32).toString("base64url"),
+      spec.revokeEndpointUrl ?? null,
     ],
   );
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
 import type { OrderState } from "@/lib/orders/machine";
+import { storedTakeBackRules, type TakeBackRules } from "@/lib/orders/take-back";
 import { storedCannedReasons, type CannedReasons } from "./canned-reasons";
 
 export interface TenantSettingsView {
@@ -30,6 +31,10 @@ export interface TenantSettingsView {
   readonly googlePackageName: string | null;
   readonly googlePushAudience: string | null;
   readonly googlePushServiceAccount: string | null;
+  /** What a confirmed refund does to each kind of line's goods (lib/orders/take-back.ts). */
+  readonly takeBackRules: TakeBackRules;
+  /** Where the worker asks the game to take goods back (rule `revoke`); null: not set, and those calls fail. */
+  readonly revokeEndpointUrl: string | null;
   /**
    * The row's version for stale-edit checks: ISO 8601 with microseconds, exactly as stored (a Date
    * would drop the microseconds and never match again — which is also why this read is raw SQL:
@@ -58,6 +63,8 @@ export const storedSettingsRow = z.object({
   googlePackageName: z.string().nullable(),
   googlePushAudience: z.string().nullable(),
   googlePushServiceAccount: z.string().nullable(),
+  takeBackRules: storedTakeBackRules,
+  revokeEndpointUrl: z.string().nullable(),
 });
 
 const settingsRow = storedSettingsRow.extend({
@@ -80,6 +87,7 @@ export async function listTenantSettings(scope: readonly string[]): Promise<Tena
             s.refund_watch_percent AS "refundWatchPercent",
             s.google_package_name AS "googlePackageName", s.google_push_audience AS "googlePushAudience",
             s.google_push_service_account AS "googlePushServiceAccount",
+            s.take_back_rules AS "takeBackRules", s.revoke_endpoint_url AS "revokeEndpointUrl",
             to_char(s.updated_at AT TIME ZONE 'UTC', ${ISO_MICROS}) AS "updatedAt",
             (SELECT json_build_object('actor', a.actor, 'at', a.created_at) FROM audit_events a
               WHERE a.action = 'settings.updated' AND a.target = 'tenant:' || s.tenant_id

@@ -5,6 +5,7 @@ import { maybeOne, one } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { assertNever, ORDER_EVENTS } from "@/lib/orders/machine";
+import { LINE_KINDS, type TakeBackRules } from "@/lib/orders/take-back";
 import { EXCEPTION_KINDS, type ExceptionKind } from "@/lib/orders/types";
 import type { AppleEnvironment } from "@/lib/stores/apple/environments";
 import type { CannedReasons } from "./canned-reasons";
@@ -27,7 +28,9 @@ export type SettingsChange =
   /** The App Store app whose signed notifications the tenant accepts (issue 16); nulls: not connected. */
   | { readonly field: "apple_store"; readonly value: AppleStoreSettings }
   /** The Google Play app whose pushes and voided purchases the tenant takes (issue 16); nulls: not connected. */
-  | { readonly field: "google_play"; readonly value: GooglePlaySettings };
+  | { readonly field: "google_play"; readonly value: GooglePlaySettings }
+  /** What a confirmed refund does to each kind of line's goods, and where `revoke` calls go (issue 16). */
+  | { readonly field: "take_back_rules"; readonly value: TakeBackSettings };
 
 export interface AppleStoreSettings {
   readonly bundleId: string | null;
@@ -40,6 +43,13 @@ export interface GooglePlaySettings {
   readonly pushAudience: string | null;
   /** The service account the push subscription authenticates as. */
   readonly pushServiceAccount: string | null;
+}
+
+export interface TakeBackSettings {
+  /** Every kind's rule: the form holds all four, and the whole object is written. */
+  readonly rules: TakeBackRules;
+  /** null: no endpoint, and every `revoke` take-back fails until one is set. */
+  readonly revokeEndpointUrl: string | null;
 }
 
 export type SettingsField = SettingsChange["field"];
@@ -129,6 +139,22 @@ function planChange(row: z.output<typeof lockedRow>, change: SettingsChange): { 
         after: change.value,
       };
     }
+    case "take_back_rules": {
+      // The audit row names what changed only: the kinds whose rule changed, and the endpoint if it did.
+      const kinds = LINE_KINDS.filter((k) => row.takeBackRules[k] !== change.value.rules[k]);
+      const urlChanged = row.revokeEndpointUrl !== change.value.revokeEndpointUrl;
+      if (kinds.length === 0 && !urlChanged) return null;
+      const side = (rules: TakeBackRules, url: string | null) => ({
+        ...(kinds.length > 0 ? { rules: Object.fromEntries(kinds.map((k) => [k, rules[k]])) } : {}),
+        ...(urlChanged ? { revokeEndpointUrl: url } : {}),
+      });
+      return {
+        assignment: `take_back_rules = $2::jsonb -> 'rules', revoke_endpoint_url = $2::jsonb ->> 'revokeEndpointUrl'`,
+        value: JSON.stringify(change.value),
+        before: side(row.takeBackRules, row.revokeEndpointUrl),
+        after: side(change.value.rules, change.value.revokeEndpointUrl),
+      };
+    }
     default:
       return assertNever(change);
   }
@@ -155,7 +181,8 @@ export async function updateTenantSettings(tenantId: string, expectedUpdatedAt: 
                 s.case_sla_seconds AS "caseSlaSeconds", s.webhook_url AS "webhookUrl", s.refund_review_auto_send AS "refundReviewAutoSend",
                 s.refund_watch_percent AS "refundWatchPercent", s.apple_bundle_id AS "appleBundleId", s.apple_environment AS "appleEnvironment",
                 s.google_package_name AS "googlePackageName", s.google_push_audience AS "googlePushAudience",
-                s.google_push_service_account AS "googlePushServiceAccount", t.currency, s.updated_at = $2::timestamptz AS matches
+                s.google_push_service_account AS "googlePushServiceAccount", s.take_back_rules AS "takeBackRules",
+                s.revoke_endpoint_url AS "revokeEndpointUrl", t.currency, s.updated_at = $2::timestamptz AS matches
          FROM tenant_settings s JOIN tenants t ON t.id = s.tenant_id WHERE s.tenant_id = $1 FOR UPDATE OF s`,
         [tenantId, expectedUpdatedAt],
       );

@@ -193,8 +193,11 @@ async function waitUntilUp(baseUrl: string, signal?: AbortSignal): Promise<void>
 /**
  * The demo game server's grant endpoint (fangzhou's managed delivery points here): checks the
  * signature, grants each grantId once, and now and then answers 503 so retries can be seen. On
- * /webhooks the same server plays the tenants' webhook receiver: it checks the signature, accepts
- * every message, and hands refund requests to `onRefundRequested` (the channels answer them).
+ * /revoke it is the game's revoke endpoint (the take-back calls a confirmed refund owes,
+ * lib/jobs/take-back-calls.ts): the same signature check, each revocationId taken back once and a
+ * repeat answered 200, the same occasional 503. On /webhooks the same server plays the tenants'
+ * webhook receiver: it checks the signature, accepts every message, and hands refund requests to
+ * `onRefundRequested` (the channels answer them).
  */
 export async function startGrantEndpoint(input: {
   port: number;
@@ -204,17 +207,20 @@ export async function startGrantEndpoint(input: {
 }): Promise<{
   server: Server;
   url: string;
+  revokeUrl: string;
   webhookUrl: string;
   granted: Set<string>;
+  revoked: Set<string>;
 }> {
   const granted = new Set<string>();
+  const revoked = new Set<string>();
   const server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     request.on("end", async () => {
       try {
-        const grant = JSON.parse(body) as { tenantId: string; grantId: string };
-        const secret = (await input.secrets())[grant.tenantId];
+        const call = JSON.parse(body) as { tenantId: string; grantId?: string; revocationId?: string };
+        const secret = (await input.secrets())[call.tenantId];
         const signed =
           secret !== undefined &&
           verifySignature({ secret, signature: request.headers[SIGNATURE_HEADER] as string, timestamp: request.headers[TIMESTAMP_HEADER] as string, body });
@@ -223,9 +229,13 @@ export async function startGrantEndpoint(input: {
           if (request.headers[TOPIC_HEADER] === "refund.requested") input.onRefundRequested?.(JSON.parse(body) as RefundRequestedPayload);
           return void response.writeHead(204).end();
         }
-        if (!granted.has(grant.grantId) && Math.random() < (input.failureRate ?? 0.05)) return void response.writeHead(503).end("busy, try later");
-        granted.add(grant.grantId);
-        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ granted: true }));
+        const revoke = request.url === "/revoke";
+        const id = revoke ? call.revocationId : call.grantId;
+        const done = revoke ? revoked : granted;
+        if (typeof id !== "string") return void response.writeHead(400).end("bad request");
+        if (!done.has(id) && Math.random() < (input.failureRate ?? 0.05)) return void response.writeHead(503).end("busy, try later");
+        done.add(id);
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(revoke ? { revoked: true } : { granted: true }));
       } catch {
         response.writeHead(400).end("bad request");
       }
@@ -233,7 +243,14 @@ export async function startGrantEndpoint(input: {
   });
   await new Promise<void>((resolve) => server.listen(input.port, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/grants`, webhookUrl: `http://127.0.0.1:${port}/webhooks`, granted };
+  return {
+    server,
+    url: `http://127.0.0.1:${port}/grants`,
+    revokeUrl: `http://127.0.0.1:${port}/revoke`,
+    webhookUrl: `http://127.0.0.1:${port}/webhooks`,
+    granted,
+    revoked,
+  };
 }
 
 /** The tenants' signing secrets, for checking what the coordinator signs. */

@@ -7,10 +7,10 @@ import { logger } from "@/lib/log";
 import type { ExceptionDraft } from "@/lib/orders/decide";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { recordException } from "@/lib/orders/record-exception";
+import { moveGoods } from "@/lib/orders/move-goods";
 import { transitIn } from "@/lib/orders/transit";
-import type { ExceptionKind } from "@/lib/orders/types";
 import type { Problem } from "@/lib/problems";
-import { storeActor, type NotificationOutcome, type StoreName, type StoreStep } from "./model";
+import { refundSteps, storeActor, type NotificationOutcome, type StoreName, type StoreStep } from "./model";
 
 // What every store's notification path does the same way (issue 16): refusing what does not verify
 // (as a rate-limited audit fact), storing a notification once with its audit fact, locking the order
@@ -138,7 +138,7 @@ export async function insertNotification(tx: PrismaTransaction, n: NotificationR
   );
 }
 
-const orderRow = z.object({ orderId: z.coerce.number(), state: z.enum(ORDER_STATES) });
+const orderRow = z.object({ orderId: z.coerce.number(), tenantId: z.string(), playerId: z.string(), state: z.enum(ORDER_STATES) });
 export type LockedOrder = z.output<typeof orderRow>;
 
 /**
@@ -164,7 +164,7 @@ export async function lockStoreOrder(
     [tenantId, store, purchase.transactionId],
   );
   if (!found) return null;
-  const order = await maybeOne(tx.client, orderRow, `SELECT id AS "orderId", state FROM orders WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [found.orderId, tenantId]);
+  const order = await maybeOne(tx.client, orderRow, `SELECT id AS "orderId", tenant_id AS "tenantId", player_id AS "playerId", state FROM orders WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [found.orderId, tenantId]);
   if (!order) return null;
   await execute(
     tx.client,
@@ -175,17 +175,10 @@ export async function lockStoreOrder(
   return order;
 }
 
-/** A case for a person, as a store step files it: what kind, its bizKey (one case per fact) and what the person needs to know. */
-export interface StoreCase {
-  readonly kind: ExceptionKind;
-  readonly bizKey: string;
-  readonly detail: Record<string, unknown>;
-}
-
 /**
- * A store's steps for a locked order, followed: each through transit() as the store (source
- * `store`, one bizKey per store fact, so the same fact can never move the order twice), or a case
- * filed in this transaction when the order cannot follow. transit()'s refusals end the steps.
+ * A store's steps for a locked order, followed: each event through transit() as the store (source
+ * `store`, one bizKey per store fact, so the same fact can never move the order twice), each goods
+ * move through moveGoods() under the same bizKey. A refusal ends the steps.
  */
 export async function followSteps(
   tx: Tx,
@@ -196,19 +189,28 @@ export async function followSteps(
     readonly steps: readonly StoreStep[];
     readonly bizKey: string;
     readonly reason: string;
-    readonly case?: StoreCase;
   },
   exceptions: ExceptionDraft[],
 ): Promise<{ outcome: NotificationOutcome; detail: Record<string, unknown> }> {
   const { order, steps } = input;
   const actor = storeActor(input.store);
-  if (steps.length === 0) return { outcome: "unchanged", detail: { state: order.state } };
   const applied: string[] = [];
-  for (const step of steps) {
-    if (step.kind === "case") {
-      if (!input.case) throw new Error(`a ${input.store} step asks for a case the caller did not describe`);
-      await recordException({ tenantId: input.tenantId, orderId: order.orderId, actor, ...input.case }, tx.client);
-      return { outcome: "case-filed", detail: { state: order.state } };
+  // A partial refund that would leave nothing is a full one: the order's own refund, through transit().
+  const queue = [...steps];
+  for (let step = queue.shift(); step; step = queue.shift()) {
+    if (step.kind === "goods") {
+      const moved = await moveGoods(tx, { id: order.orderId, tenantId: order.tenantId, playerId: order.playerId }, step.move, {
+        bizKey: input.bizKey,
+        actor,
+        source: "store",
+        reason: input.reason,
+      });
+      if (moved.result === "no-refund-rule") {
+        return { outcome: "refused", detail: { applied, step: step.move.kind, refusal: { kind: "no-refund-rule", lines: moved.lines } } };
+      }
+      if (moved.result === "everything") queue.unshift(...refundSteps(order.state));
+      if (moved.result === "applied") applied.push(step.move.kind);
+      continue;
     }
     const { result, exception } = await transitIn(tx, { orderId: order.orderId, event: step.event, bizKey: input.bizKey, actor, source: "store", reason: input.reason });
     if (exception) exceptions.push(exception);
@@ -217,5 +219,5 @@ export async function followSteps(
     }
     applied.push(step.event);
   }
-  return { outcome: "applied", detail: { applied } };
+  return applied.length > 0 ? { outcome: "applied", detail: { applied } } : { outcome: "unchanged", detail: { state: order.state } };
 }

@@ -99,6 +99,8 @@ export interface TestNotification {
   readonly environment?: string;
   /** The app's account token on the signed transaction. */
   readonly appAccountToken?: string;
+  /** A REFUND of part of the purchase: revocationType REFUND_PRORATED with this revocationPercentage (milliunits). */
+  readonly proratedMilliPercent?: number;
 }
 
 /** The body Apple posts for one notification: `{ signedPayload }`, its transaction signed inside it. */
@@ -116,7 +118,8 @@ export async function appleNotificationBody(chain: TestAppleChain, n: TestNotifi
         environment,
         signedDate: n.signedAt,
         ...(n.appAccountToken ? { appAccountToken: n.appAccountToken } : {}),
-        ...(n.type === "REFUND" ? { revocationDate: n.signedAt, revocationReason: 0 } : {}),
+        ...(n.type === "REFUND" ? { revocationDate: n.signedAt, revocationReason: 0, revocationType: "REFUND_FULL" } : {}),
+        ...(n.type === "REFUND" && n.proratedMilliPercent !== undefined ? { revocationType: "REFUND_PRORATED", revocationPercentage: n.proratedMilliPercent } : {}),
       })
     : undefined;
   const payload = {

@@ -59,25 +59,28 @@ export async function postAppleNotification(tenant: string, body: unknown): Prom
 
 export interface OrderLedger {
   readonly state: string;
-  /** Per line: what the grants ledger holds now. */
+  /** Per line: what the player holds now by the grants ledger (delivered, less taken back, plus given back). */
   readonly held: Record<string, number>;
-  /** Every transition after delivery: event, source and actor. */
+  /** Per take-back rule, the units still taken back (negative), from take_backs; rules that net to zero are left out. */
+  readonly takenBack: Record<string, number>;
+  /** Every refund transition: event, source and actor. */
   readonly refundTransitions: readonly string[];
-  readonly reversals: number;
   readonly cases: readonly string[];
 }
 
 /** The order's ledger as the store tests compare it. */
 export async function orderLedger(orderId: number): Promise<OrderLedger> {
   const pool = getPool();
-  const [order, grants, transitions, cases] = await Promise.all([
+  const [order, grants, takeBacks, transitions, cases] = await Promise.all([
     pool.query<{ state: string }>(`SELECT state FROM orders WHERE id = $1`, [orderId]),
-    pool.query<{ sku: string; held: number; reversals: number }>(
-      `SELECT sku, sum(quantity)::int AS held, count(*) FILTER (WHERE quantity < 0)::int AS reversals FROM grants WHERE order_id = $1 GROUP BY sku ORDER BY sku`,
+    pool.query<{ sku: string; held: number }>(`SELECT sku, sum(quantity)::int AS held FROM grants WHERE order_id = $1 GROUP BY sku ORDER BY sku`, [orderId]),
+    pool.query<{ rule: string; units: number }>(
+      `SELECT rule, sum(units)::int AS units FROM take_backs WHERE order_id = $1 GROUP BY rule HAVING sum(units) <> 0 ORDER BY rule`,
       [orderId],
     ),
     pool.query<{ t: string }>(
-      `SELECT event || '/' || source || '/' || actor AS t FROM order_transitions WHERE order_id = $1 AND event IN ('request-refund', 'confirm-refund', 'reject-refund') ORDER BY id`,
+      `SELECT event || '/' || source || '/' || actor AS t FROM order_transitions
+       WHERE order_id = $1 AND event IN ('request-refund', 'confirm-refund', 'reject-refund', 'reverse-refund') ORDER BY id`,
       [orderId],
     ),
     pool.query<{ k: string }>(`SELECT kind || ':' || status AS k FROM order_exceptions WHERE order_id = $1 ORDER BY id`, [orderId]),
@@ -85,8 +88,8 @@ export async function orderLedger(orderId: number): Promise<OrderLedger> {
   return {
     state: order.rows[0]!.state,
     held: Object.fromEntries(grants.rows.map((g) => [g.sku, g.held])),
+    takenBack: Object.fromEntries(takeBacks.rows.map((t) => [t.rule, t.units])),
     refundTransitions: transitions.rows.map((r) => r.t),
-    reversals: grants.rows.reduce((n, g) => n + g.reversals, 0),
     cases: cases.rows.map((r) => r.k),
   };
 }

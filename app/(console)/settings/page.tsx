@@ -8,6 +8,7 @@ import { GooglePlayForm } from "@/components/settings/google-play-form";
 import { RefundApprovalForm } from "@/components/settings/refund-approval-form";
 import { RefundReviewsForm } from "@/components/settings/refund-reviews-form";
 import { RefundWatchForm } from "@/components/settings/refund-watch-form";
+import { TakeBackRulesForm } from "@/components/settings/take-back-rules-form";
 import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
 import { requireStaff } from "@/lib/auth/page";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
@@ -75,6 +76,11 @@ export default async function SettingsPage() {
             <h3 className="font-medium">{t("caseSla.title")}</h3>
             <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("caseSla.description")}</p>
             <CaseSlaForm tenant={s.tenantId} updatedAt={s.updatedAt} slaSeconds={s.caseSlaSeconds} />
+          </div>
+          <div className="border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("takeBack.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("takeBack.description")}</p>
+            <TakeBackRulesForm tenant={s.tenantId} updatedAt={s.updatedAt} rules={s.takeBackRules} revokeEndpointUrl={s.revokeEndpointUrl} />
           </div>
           <div className="border-t border-slate-100 p-6">
             <h3 className="font-medium">{t("appleStore.title")}</h3>

@@ -6,6 +6,7 @@ import { playerMoneySql } from "@/lib/players/queries/player-summary";
 import { refundWatch, type RefundWatch } from "@/lib/players/refund-watch";
 import { storedCannedReasons, type CannedReasons } from "@/lib/settings/canned-reasons";
 import { dwellThresholds, type DwellThresholds } from "../stuck";
+import { storedTakeBackRules, type TakeBackRules } from "../take-back";
 
 /** What the order page shows beside the order's own rows: its product's name and settings, its age. */
 export interface OrderPageFacts {
@@ -17,6 +18,10 @@ export interface OrderPageFacts {
   readonly cannedReasons: CannedReasons;
   /** Why the order's player is on the tenant's refund watch list; null when not (or the tenant keeps none). */
   readonly refundWatch: RefundWatch | null;
+  /** What a confirmed refund would do to each kind of line's goods: the refund preview. */
+  readonly takeBackRules: TakeBackRules;
+  /** Whether the tenant has set where `revoke` calls go: without it, they fail. */
+  readonly revokeEndpointSet: boolean;
 }
 
 const factsRow = z.object({
@@ -26,6 +31,8 @@ const factsRow = z.object({
   thresholds: dwellThresholds,
   cannedReasons: storedCannedReasons,
   refundWatchPercent: z.number().nullable(),
+  takeBackRules: storedTakeBackRules,
+  revokeEndpointSet: z.boolean(),
   playerMoney: z.array(z.object({ currency: z.string(), paid: z.number(), refunded: z.number() })),
 });
 
@@ -42,6 +49,7 @@ export async function getOrderPageFacts(tenantId: string, orderNo: string): Prom
             floor(extract(epoch FROM now() - o.state_at))::int AS "secondsInState",
             coalesce(s.max_dwell_seconds, '{}') AS thresholds, coalesce(s.canned_reasons, '{}') AS "cannedReasons",
             s.refund_watch_percent AS "refundWatchPercent",
+            coalesce(s.take_back_rules, '{}') AS "takeBackRules", s.revoke_endpoint_url IS NOT NULL AS "revokeEndpointSet",
             (SELECT coalesce(json_agg(json_build_object('currency', m.currency, 'paid', m.paid, 'refunded', m.refunded)), '[]')
              FROM (${playerMoneySql("o.tenant_id", "o.player_id")}) m WHERE s.refund_watch_percent IS NOT NULL) AS "playerMoney"
      FROM orders o JOIN tenants t ON t.id = o.tenant_id LEFT JOIN tenant_settings s ON s.tenant_id = o.tenant_id

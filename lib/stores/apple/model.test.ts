@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ORDER_STATES } from "@/lib/orders/machine";
-import { latestSignal, REFUND_SIGNALS, stepsFor, type SignalFact } from "./model";
+import { latestSignal, REFUND_SIGNALS, refundMeasure, stepsFor, type SignalFact } from "./model";
 
 const fact = (type: SignalFact["type"], signedAt: number, notificationId = `${type}-${signedAt}`): SignalFact => ({ type, signedAt, notificationId });
 
@@ -42,11 +42,28 @@ describe("what the latest refund fact asks of an order", () => {
     });
   });
 
-  it("REFUND_DECLINED and REFUND_REVERSED reject a refund under way; a reversal of a refunded order is a case", () => {
-    for (const state of ORDER_STATES) {
-      expect(stepsFor("REFUND_DECLINED", state)).toEqual(state === "refunding" ? [{ kind: "transit", event: "reject-refund" }] : []);
-      const reversed = stepsFor("REFUND_REVERSED", state);
-      expect(reversed).toEqual(state === "refunding" ? [{ kind: "transit", event: "reject-refund" }] : state === "refunded" ? [{ kind: "case" }] : []);
-    }
+  it("REFUND_DECLINED rejects a refund under way; REFUND_REVERSED also takes a refunded order back and gives back what a partial refund took", () => {
+    const giveBack = [{ kind: "goods", move: { kind: "give-back" } }];
+    const reject = [{ kind: "transit", event: "reject-refund" }];
+    for (const state of ORDER_STATES) expect(stepsFor("REFUND_DECLINED", state)).toEqual(state === "refunding" ? reject : []);
+    expect(Object.fromEntries(ORDER_STATES.map((s) => [s, stepsFor("REFUND_REVERSED", s)]))).toEqual({
+      created: [],
+      paid: giveBack,
+      delivering: giveBack,
+      delivered: giveBack,
+      refunding: reject,
+      refunded: [{ kind: "transit", event: "reverse-refund" }],
+      closed: [],
+    });
+  });
+
+  it("a prorated REFUND takes back its share of each line and leaves the order where it is; any other REFUND is the whole order", () => {
+    const share = refundMeasure({ revocationType: "REFUND_PRORATED", revocationPercentage: 40_000 });
+    expect(share).toEqual({ kind: "share", milliPercent: 40_000 });
+    expect(stepsFor("REFUND", "delivered", share)).toEqual([{ kind: "goods", move: { kind: "take-back", measure: share } }]);
+    expect(refundMeasure({ revocationType: "REFUND_PRORATED", revocationPercentage: 100_000 })).toBeNull();
+    expect(refundMeasure({ revocationType: "REFUND_FULL" })).toBeNull();
+    expect(refundMeasure(null)).toBeNull();
+    expect(stepsFor("REFUND", "refunded", share)).toEqual([]);
   });
 });

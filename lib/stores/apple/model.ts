@@ -2,7 +2,8 @@
 // the ordering rule and what the latest refund fact asks of an order, as data.
 import { z } from "zod";
 import type { OrderState } from "@/lib/orders/machine";
-import { refundSteps, rejectSteps, storeActor, type StoreStep } from "@/lib/stores/model";
+import type { RefundMeasure } from "@/lib/orders/take-back";
+import { refundSteps, rejectSteps, reverseSteps, storeActor, type StoreStep } from "@/lib/stores/model";
 
 export const STORE = "appstore" as const;
 /** How the store is named in order_transitions.actor and grants.actor. */
@@ -51,6 +52,10 @@ export const transactionPayload = z.object({
   signedDate: z.number().int().optional(),
   revocationDate: z.number().int().optional(),
   revocationReason: z.number().int().optional(),
+  /** REFUND_FULL, REFUND_PRORATED or FAMILY_REVOKE; a prorated refund's share is in revocationPercentage. */
+  revocationType: z.string().max(32).optional(),
+  /** Milliunits of a percent of the whole quantity refunded: 33333 is a third. */
+  revocationPercentage: z.number().int().min(0).max(100_000).optional(),
   /** The app's UUID for the player's account, when it set one: a refund review's answer carries it back. */
   appAccountToken: z.string().max(64).optional(),
 });
@@ -83,19 +88,30 @@ export function latestSignal(facts: readonly SignalFact[]): SignalFact | null {
 }
 
 /**
- * What the latest refund fact asks of an order in `state`. REFUND takes the order through
- * request-refund and confirm-refund (whose guard writes the per-line reversals); REFUND_DECLINED and
- * REFUND_REVERSED put a refunding order back where it was. A reversal after the order was refunded
- * cannot be followed — refunded is terminal in the state machine (DESIGN.md) — so it becomes a case.
- * Anything else already agrees, or cannot take a refund (never paid, closed): no step.
+ * How much of the purchase a REFUND gives back: a prorated refund (revocationType REFUND_PRORATED)
+ * says its share in revocationPercentage (milliunits of a percent, for the whole quantity); anything
+ * else is a full refund (null).
  */
-export function stepsFor(signal: RefundSignal, state: OrderState): readonly StoreStep[] {
+export function refundMeasure(txn: Pick<TransactionPayload, "revocationType" | "revocationPercentage"> | null): RefundMeasure | null {
+  if (txn?.revocationType !== "REFUND_PRORATED" || txn.revocationPercentage === undefined || txn.revocationPercentage >= 100_000) return null;
+  return { kind: "share", milliPercent: txn.revocationPercentage };
+}
+
+/**
+ * What the latest refund fact asks of an order in `state`. REFUND takes the order through
+ * request-refund and confirm-refund (whose guard takes the goods back under the tenant's rules), or
+ * for a prorated refund takes back only that share of each line; REFUND_DECLINED puts a refunding
+ * order back where it was; REFUND_REVERSED gives back what the refund took — a refunded order goes
+ * back to where it was (reverse-refund). Anything else already agrees, or cannot take a refund
+ * (never paid, closed): no step.
+ */
+export function stepsFor(signal: RefundSignal, state: OrderState, partial: RefundMeasure | null = null): readonly StoreStep[] {
   switch (signal) {
     case "REFUND":
-      return refundSteps(state);
+      return refundSteps(state, partial);
     case "REFUND_DECLINED":
       return rejectSteps(state);
     case "REFUND_REVERSED":
-      return state === "refunded" ? [{ kind: "case" }] : rejectSteps(state);
+      return reverseSteps(state);
   }
 }

@@ -34,13 +34,14 @@ const refused = () => getPrisma().auditEvent.count({ where: { action: "store.not
 
 const REFUNDED = {
   state: "refunded",
-  // The confirm-refund guard takes the goods back per line: currency revoked, the cosmetic written off.
+  // The confirm-refund guard takes the goods back per line under the tenant's rules (the defaults
+  // here): currency revoked, the cosmetic written off.
   held: { "gems-60": 0, "skin-cat": 0 },
+  takenBack: { revoke: -60, "write-off": -1 },
   refundTransitions: ["request-refund/store/store:appstore", "confirm-refund/store/store:appstore"],
-  reversals: 2,
   cases: [],
 };
-const DELIVERED = { state: "delivered", held: { "gems-60": 60, "skin-cat": 1 }, refundTransitions: [], reversals: 0, cases: [] };
+const DELIVERED = { state: "delivered", held: { "gems-60": 60, "skin-cat": 1 }, takenBack: {}, refundTransitions: [], cases: [] };
 
 describe("App Store notifications: refunds", () => {
   it("a REFUND takes a delivered store order through request-refund and confirm-refund as the store, reversing each line, and is stored", async () => {
@@ -85,14 +86,33 @@ describe("App Store notifications: refunds", () => {
     expect(await orderLedger(order.id)).toEqual(DELIVERED);
   });
 
-  it("a REFUND_REVERSED after the order was refunded cannot be followed (refunded is terminal): it files one case for ops", async () => {
+  it("a REFUND_REVERSED after the order was refunded takes it back to delivered and gives the goods back once, by the rule they were taken by", async () => {
     const transactionId = txn();
     const order = await deliveredStoreOrder(TENANT, transactionId);
     await send({ type: "REFUND", signedAt: T0, transactionId });
-    expect((await send({ type: "REFUND_REVERSED", signedAt: T0 + 60_000, transactionId })).json).toMatchObject({ outcome: "case-filed" });
-    // Apple sends another reversal notification of the same transaction: still one case.
-    await send({ type: "REFUND_REVERSED", signedAt: T0 + 120_000, transactionId });
-    expect(await orderLedger(order.id)).toEqual({ ...REFUNDED, cases: ["store-refund-reversed:open"] });
+    expect((await send({ type: "REFUND_REVERSED", signedAt: T0 + 60_000, transactionId })).json).toMatchObject({ outcome: "applied" });
+    // Apple sends another reversal notification of the same transaction: nothing more is given back.
+    expect((await send({ type: "REFUND_REVERSED", signedAt: T0 + 120_000, transactionId })).json).toMatchObject({ outcome: "unchanged" });
+    expect(await orderLedger(order.id)).toEqual({ ...DELIVERED, refundTransitions: [...REFUNDED.refundTransitions, "reverse-refund/store/store:appstore"] });
+    const backs = await getPrisma().takeBack.findMany({ where: { orderId: BigInt(order.id) }, orderBy: { id: "asc" } });
+    expect(backs.map((b) => [b.sku, b.units, b.rule, b.status])).toEqual([
+      ["gems-60", -60, "revoke", "pending"],
+      ["skin-cat", -1, "write-off", "recorded"],
+      // The revoked gems are granted again through the tenant's grant endpoint; the write-off is undone in the ledger.
+      ["gems-60", 60, "revoke", "pending"],
+      ["skin-cat", 1, "write-off", "recorded"],
+    ]);
+    expect(new Set(backs.map((b) => b.grantId.split(":")[0]))).toEqual(new Set(["refund", "reinstate"]));
+  });
+
+  it("a prorated REFUND takes back that share of each line under the tenant's rules and leaves the order delivered; its reversal gives it back", async () => {
+    const transactionId = txn();
+    const order = await deliveredStoreOrder(TENANT, transactionId);
+    await send({ type: "REFUND", signedAt: T0, transactionId, proratedMilliPercent: 50_000 });
+    // Half of 60 gems; half of one cosmetic rounds to the whole one.
+    expect(await orderLedger(order.id)).toEqual({ ...DELIVERED, held: { "gems-60": 30, "skin-cat": 0 }, takenBack: { revoke: -30, "write-off": -1 } });
+    await send({ type: "REFUND_REVERSED", signedAt: T0 + 60_000, transactionId });
+    expect(await orderLedger(order.id)).toEqual(DELIVERED);
   });
 
   it("a REFUND_DECLINED rejects a refund under way back to the state before it; an older REFUND arriving later does not win", async () => {
@@ -102,7 +122,7 @@ describe("App Store notifications: refunds", () => {
     expect((await send({ type: "REFUND_DECLINED", signedAt: T0 + 60_000, transactionId })).json).toMatchObject({ outcome: "applied" });
     expect((await send({ type: "REFUND", signedAt: T0, transactionId })).json).toMatchObject({ outcome: "superseded" });
     const ledger = await orderLedger(order.id);
-    expect(ledger).toMatchObject({ state: "delivered", held: DELIVERED.held, reversals: 0 });
+    expect(ledger).toMatchObject({ state: "delivered", held: DELIVERED.held, takenBack: {} });
     expect(ledger.refundTransitions).toEqual(["request-refund/console/staff:agent@example.com", "reject-refund/store/store:appstore"]);
   });
 

@@ -15,6 +15,7 @@ import {
   latestSignal,
   notificationPayload,
   REFUND_SIGNALS,
+  refundMeasure,
   stepsFor,
   STORE,
   transactionPayload,
@@ -141,15 +142,10 @@ async function store(
           tenantId,
           store: STORE,
           order,
-          steps: stepsFor(incoming.type, order.state),
+          steps: stepsFor(incoming.type, order.state, refundMeasure(txn)),
           // One bizKey per notification: the same notification can never move the order twice.
           bizKey: `${STORE}:${incoming.notificationId}`,
           reason: `App Store ${incoming.type} of transaction ${txn.transactionId}`,
-          case: {
-            kind: "store-refund-reversed",
-            bizKey: `${STORE}:${txn.transactionId}`,
-            detail: { transactionId: txn.transactionId, originalTransactionId: txn.originalTransactionId, notificationUUID: incoming.notificationId, state: order.state },
-          },
         },
         exceptions,
       ));

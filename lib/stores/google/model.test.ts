@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coversOrder, developerNotification, notificationType, polledVoid, pushedVoid, voidSteps, type VoidFact } from "./model";
+import { developerNotification, notificationType, polledVoid, pushedVoid, voidBizKey, voidMeasure, type VoidFact } from "./model";
 
 const fact = (refundType: VoidFact["refundType"], voidedQuantity: number | null): VoidFact => ({
   notificationId: "n",
@@ -12,26 +12,16 @@ const fact = (refundType: VoidFact["refundType"], voidedQuantity: number | null)
 });
 
 describe("Google Play voids (pure)", () => {
-  it("a void covers the order when it is full, or when its quantity covers every line; anything less is partial", () => {
-    expect(coversOrder(fact("full", null), [3])).toBe(true);
-    expect(coversOrder(fact("partial", 3), [3])).toBe(true);
-    expect(coversOrder(fact("partial", 1), [3])).toBe(false);
-    // 60 gems and a cosmetic: one unit back says nothing about which gems.
-    expect(coversOrder(fact("partial", 1), [60, 1])).toBe(false);
-    // A push of a partial refund does not say how many units.
-    expect(coversOrder(fact("partial", null), [1])).toBe(false);
+  it("a full void is the whole order; a partial one is its voidedQuantity of each line, unknown until the poll says it", () => {
+    expect(voidMeasure(fact("full", null))).toBeNull();
+    expect(voidMeasure(fact("partial", 2))).toEqual({ kind: "units", units: 2 });
+    expect(voidMeasure(fact("partial", null))).toBe("unknown");
   });
 
-  it("a covering void refunds like an App Store REFUND; a partial one is a case while there are goods to take back", () => {
-    expect(voidSteps(true, "delivered")).toEqual([
-      { kind: "transit", event: "request-refund" },
-      { kind: "transit", event: "confirm-refund" },
-    ]);
-    expect(voidSteps(true, "refunding")).toEqual([{ kind: "transit", event: "confirm-refund" }]);
-    expect(voidSteps(true, "refunded")).toEqual([]);
-    expect(voidSteps(false, "paid")).toEqual([{ kind: "case" }]);
-    expect(voidSteps(false, "refunding")).toEqual([{ kind: "case" }]);
-    for (const state of ["created", "refunded", "closed"] as const) expect(voidSteps(false, state)).toEqual([]);
+  it("a full void is one fact by push or poll (keyed by the order); a partial one is keyed by the void read", () => {
+    expect(voidBizKey(fact("full", null), null)).toBe("googleplay:void:GPA.1");
+    expect(voidBizKey({ ...fact("full", null), notificationId: "push-1" }, null)).toBe("googleplay:void:GPA.1");
+    expect(voidBizKey(fact("partial", 2), { kind: "units", units: 2 })).toBe("googleplay:n");
   });
 
   it("reads both feeds into one fact: a push by its messageId, a polled void by orderId and voidedTime", () => {

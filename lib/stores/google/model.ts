@@ -2,8 +2,8 @@
 // the real-time developer notification inside it, a voided purchase from the Voided Purchases API,
 // and what a void asks of an order.
 import { z } from "zod";
-import type { OrderState } from "@/lib/orders/machine";
-import { refundSteps, storeActor, type StoreStep } from "@/lib/stores/model";
+import type { RefundMeasure } from "@/lib/orders/take-back";
+import { storeActor } from "@/lib/stores/model";
 
 export const STORE = "googleplay" as const;
 /** How the store is named in order_transitions.actor, grants.actor and audit_events.actor. */
@@ -119,23 +119,19 @@ export function pushedVoid(messageId: string, n: DeveloperNotification, v: NonNu
 }
 
 /**
- * Whether a void takes the whole order back. A full refund does; so does a "partial" one whose
- * voidedQuantity covers every line (nothing is left). Anything less is partial: the grants ledger
- * reverses whole lines only, so it must not guess which units of a line went back.
+ * How much of the order a void gives back: a full refund (null), or a quantity-based partial one of
+ * voidedQuantity units of each line. Only the Voided Purchases API says how many units; a pushed
+ * partial void says none ("unknown"), and waits for the poll to say it.
  */
-export function coversOrder(fact: VoidFact, lineQuantities: readonly number[]): boolean {
-  if (fact.refundType === "full") return true;
-  return fact.voidedQuantity !== null && lineQuantities.every((q) => fact.voidedQuantity! >= q);
+export function voidMeasure(fact: VoidFact): RefundMeasure | null | "unknown" {
+  if (fact.refundType === "full") return null;
+  return fact.voidedQuantity === null ? "unknown" : { kind: "units", units: fact.voidedQuantity };
 }
 
 /**
- * What a void asks of an order in `state`. A full void: request-refund and confirm-refund, as an App
- * Store REFUND does (refundSteps). A partial one cannot be taken back by the ledger yet: a case for a
- * person, while the order still holds goods to take back; a refunded or closed order has none.
- * Google never reverses a void, so there is no ordering rule beyond the order's own state: a push
- * and a poll of the same void, in either order, act once.
+ * The bizKey a void moves the order under. A full void is one fact however it reaches us (push or
+ * poll): keyed by the order. A partial one acts only from the poll, once per void read: keyed by it.
  */
-export function voidSteps(covers: boolean, state: OrderState): readonly StoreStep[] {
-  if (covers) return refundSteps(state);
-  return refundSteps(state).length > 0 ? [{ kind: "case" }] : [];
+export function voidBizKey(fact: VoidFact, measure: RefundMeasure | null): string {
+  return measure === null ? `googleplay:void:${fact.orderId}` : `googleplay:${fact.notificationId}`;
 }

@@ -47,11 +47,11 @@ const refused = () => getPrisma().auditEvent.count({ where: { action: "store.not
 const REFUNDED = {
   state: "refunded",
   held: { "gems-60": 0, "skin-cat": 0 },
+  takenBack: { revoke: -60, "write-off": -1 },
   refundTransitions: ["request-refund/store/store:googleplay", "confirm-refund/store/store:googleplay"],
-  reversals: 2,
   cases: [],
 };
-const DELIVERED = { state: "delivered", held: { "gems-60": 60, "skin-cat": 1 }, refundTransitions: [], reversals: 0, cases: [] };
+const DELIVERED = { state: "delivered", held: { "gems-60": 60, "skin-cat": 1 }, takenBack: {}, refundTransitions: [], cases: [] };
 
 describe("Google Play pushes: voided purchases", () => {
   it("a full void takes the order its orderId paid through request-refund and confirm-refund as the store, and is stored with its audit fact", async () => {
@@ -128,29 +128,38 @@ describe("Google Play pushes: voided purchases", () => {
     expect(rows.map((r) => r.outcome).sort()).toEqual(["applied", "unchanged", "unchanged", "unchanged", "unchanged", "unchanged"]);
   });
 
-  it("a quantity-based partial void files one case for a person and takes nothing back; a later full void still refunds the order", async () => {
+  it("a quantity-based partial void takes back its units once the poll says how many, leaving the order delivered; a later full void takes the rest", async () => {
     const orderId = googleOrderId();
     const order = await packOrder(orderId);
+    // The push says "partial" but not how many: kept, nothing taken.
     const partial = await send({ messageId: "3001", eventTimeMillis: T0, voided: { orderId, refundType: 2 } });
-    expect(partial.json).toMatchObject({ outcome: "case-filed" });
-    // The same partial void pushed again under another messageId: still the one case.
-    expect((await send({ eventTimeMillis: T0 + 1, voided: { orderId, refundType: 2 } })).json).toMatchObject({ outcome: "case-filed" });
-    expect(await orderLedger(order.id)).toEqual({ state: "delivered", held: { "gems-pack": 3 }, refundTransitions: [], reversals: 0, cases: ["store-partial-refund:open"] });
-    const filed = await getPrisma().orderException.findFirstOrThrow({ where: { orderId: BigInt(order.id), kind: "store-partial-refund" } });
-    expect(filed).toMatchObject({ actor: "store:googleplay", bizKey: `googleplay:${orderId}`, detail: { transactionId: orderId, voidedQuantity: null, notificationId: "3001" } });
+    expect(partial.json).toMatchObject({ outcome: "recorded" });
     const row = await getPrisma().storeNotification.findFirstOrThrow({ where: { tenantId: TENANT, notificationId: "3001" } });
-    expect(row).toMatchObject({ subtype: "QUANTITY_BASED_PARTIAL_REFUND", detail: { source: "push", refundType: "partial", voidedQuantity: null, state: "delivered" } });
+    expect(row).toMatchObject({ subtype: "QUANTITY_BASED_PARTIAL_REFUND", detail: { source: "push", refundType: "partial", voidedQuantity: null, awaiting: "voidedQuantity" } });
+    expect(await orderLedger(order.id)).toEqual({ state: "delivered", held: { "gems-pack": 3 }, takenBack: {}, refundTransitions: [], cases: [] });
+
+    // The poll says one unit: one pack taken back under the tenant's rule for currency; read again (overlapping polls), nothing more.
+    const polled = { orderId, purchaseToken: `pt-${orderId}`, voidedTimeMillis: T0, voidedQuantity: 1 };
+    expect(await applyVoid(TENANT, polledVoid(polled), polled)).toMatchObject({ result: "stored", outcome: "applied" });
+    expect(await applyVoid(TENANT, polledVoid(polled), polled)).toMatchObject({ result: "duplicate" });
+    expect(await orderLedger(order.id)).toEqual({ state: "delivered", held: { "gems-pack": 2 }, takenBack: { revoke: -1 }, refundTransitions: [], cases: [] });
 
     expect((await send({ eventTimeMillis: T0 + 60_000, voided: { orderId } })).json).toMatchObject({ outcome: "applied" });
-    // An older partial void arriving after the full one finds nothing left to take back.
-    expect((await send({ eventTimeMillis: T0 - 60_000, voided: { orderId, refundType: 2 } })).json).toMatchObject({ outcome: "unchanged" });
     expect(await orderLedger(order.id)).toEqual({
       state: "refunded",
       held: { "gems-pack": 0 },
+      takenBack: { revoke: -3 },
       refundTransitions: REFUNDED.refundTransitions,
-      reversals: 1,
-      cases: ["store-partial-refund:open"],
+      cases: [],
     });
+  });
+
+  it("a partial void whose units are everything the order holds is a full refund", async () => {
+    const orderId = googleOrderId();
+    const order = await packOrder(orderId);
+    const polled = { orderId, purchaseToken: `pt-${orderId}`, voidedTimeMillis: T0, voidedQuantity: 3 };
+    expect(await applyVoid(TENANT, polledVoid(polled), polled)).toMatchObject({ outcome: "applied" });
+    expect(await orderLedger(order.id)).toMatchObject({ state: "refunded", held: { "gems-pack": 0 }, takenBack: { revoke: -3 }, refundTransitions: REFUNDED.refundTransitions });
   });
 
   it("one-time product, subscription and test notifications are stored and ignored; a void of an order this tenant never saw has no order", async () => {

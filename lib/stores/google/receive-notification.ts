@@ -2,13 +2,13 @@ import "server-only";
 import type { JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { maybeOne, rows } from "@/lib/db/sql";
+import { maybeOne } from "@/lib/db/sql";
 import type { PrismaTransaction } from "@/lib/db/transaction";
 import type { ExceptionDraft } from "@/lib/orders/decide";
 import type { Problem } from "@/lib/problems";
-import type { NotificationOutcome } from "@/lib/stores/model";
+import { refundSteps, type NotificationOutcome } from "@/lib/stores/model";
 import { followSteps, inStoreTransaction, insertNotification, lockStoreOrder, refuseNotification, storedOutcome, type Refused } from "@/lib/stores/notifications";
-import { coversOrder, developerNotification, notificationType, pushedVoid, STORE, voidSteps, type PushBody, type VoidFact } from "./model";
+import { developerNotification, notificationType, pushedVoid, STORE, voidBizKey, voidMeasure, type PushBody, type VoidFact } from "./model";
 import { checkPushIdentity, verifyPushToken } from "./verify-push-token";
 
 export type Received = { readonly result: "stored" | "duplicate"; readonly outcome: NotificationOutcome; readonly notificationId: string };
@@ -93,13 +93,11 @@ function decodeData(data: string): unknown {
   }
 }
 
-const lineRow = z.object({ quantity: z.number() });
-
 /**
  * A void, pushed or polled, stored once (by its notification id) and followed: the order Google's
- * orderId paid is refunded through transit() as the store when the void covers it — keyed by the
- * orderId, so a push and a poll of the same void refund once — or, for part of a line, a case is
- * filed for a person (one per order: the grants ledger cannot take back part of a line yet).
+ * orderId paid is refunded through transit() as the store — keyed by the orderId, so a push and a
+ * poll of the same void refund once — or, for a quantity-based partial void, those units of each
+ * line are taken back under the tenant's rules once the poll says how many (the push does not).
  */
 export function applyVoid(tenantId: string, fact: VoidFact, evidence: unknown): Promise<Received> {
   return inStoreTransaction("google play void", (tx, exceptions) => storeVoid(tx, tenantId, fact, evidence, exceptions));
@@ -112,28 +110,26 @@ async function storeVoid(tx: PrismaTransaction, tenantId: string, fact: VoidFact
   if (existing) return { result: "duplicate", outcome: existing, notificationId: fact.notificationId };
 
   const said = { source: fact.source, refundType: fact.refundType, voidedQuantity: fact.voidedQuantity };
+  const measure = voidMeasure(fact);
   let outcome: NotificationOutcome = "no-order";
   let detail: Record<string, unknown> = said;
-  if (order) {
-    const lines = await rows(tx.client, lineRow, `SELECT quantity FROM order_lines WHERE tenant_id = $1 AND order_id = $2`, [tenantId, order.orderId]);
-    const covers = coversOrder(
-      fact,
-      lines.map((l) => l.quantity),
-    );
+  if (order && measure === "unknown") {
+    // Kept: the poll of the same void says how many units, and acts then.
+    outcome = "recorded";
+    detail = { ...said, awaiting: "voidedQuantity" };
+  } else if (order && measure !== "unknown") {
     const followed = await followSteps(
       tx,
       {
         tenantId,
         store: STORE,
         order,
-        steps: voidSteps(covers, order.state),
-        bizKey: `${STORE}:void:${fact.orderId}`,
-        reason: `Google Play ${covers ? "refund" : "partial refund"} of order ${fact.orderId}`,
-        case: {
-          kind: "store-partial-refund",
-          bizKey: `${STORE}:${fact.orderId}`,
-          detail: { transactionId: fact.orderId, purchaseToken: fact.purchaseToken, voidedQuantity: fact.voidedQuantity, notificationId: fact.notificationId, state: order.state },
-        },
+        // A partial void that would leave nothing is a full refund (followSteps). Google never
+        // reverses a void: beyond the order's own state there is no ordering rule, and a push and a
+        // poll of the same full void act once (one bizKey).
+        steps: refundSteps(order.state, measure),
+        bizKey: voidBizKey(fact, measure),
+        reason: `Google Play ${measure === null ? "refund" : `partial refund (${fact.voidedQuantity} units)`} of order ${fact.orderId}`,
       },
       exceptions,
     );

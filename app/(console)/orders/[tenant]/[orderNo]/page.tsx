@@ -11,6 +11,8 @@ import { NextEvents } from "@/components/orders/next-events";
 import { DwellFlag, OrderFacts, PendingApprovalBanner, RefusedRefunds } from "@/components/orders/order-summary";
 import { StateBadge } from "@/components/orders/state-badge";
 import { StateDiagram } from "@/components/orders/state-diagram";
+import { takeBackPreview } from "@/components/orders/take-back-preview";
+import { TakenBackList } from "@/components/orders/taken-back-list";
 import { Timeline } from "@/components/orders/timeline";
 import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { Breakable } from "@/components/ui/breakable";
@@ -23,6 +25,7 @@ import { availableEvents } from "@/lib/orders/machine";
 import { paymentOf } from "@/lib/orders/payment";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 import { getOrderPageFacts } from "@/lib/orders/queries/order-page-facts";
+import { orderTakeBacks } from "@/lib/orders/queries/order-take-backs";
 import { pendingApproval, refusedRefunds } from "@/lib/orders/refund-history";
 import { dwellOf } from "@/lib/orders/stuck";
 import { mergeTimeline } from "@/lib/orders/timeline";
@@ -42,7 +45,7 @@ export default async function OrderPage({ params }: Props) {
   const orderNo = pathSegment(rawOrderNo);
   // Out of scope looks exactly like missing (and is audited): ids cannot be probed across tenants.
   const resolved = await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
-  const [detail, facts] = await Promise.all([getOrderDetail(tenant, orderNo), getOrderPageFacts(tenant, orderNo)]);
+  const [detail, facts, takeBacks] = await Promise.all([getOrderDetail(tenant, orderNo), getOrderPageFacts(tenant, orderNo), orderTakeBacks(tenant, resolved.id)]);
   if (!detail || !facts) notFound();
   const { order } = detail;
   const t = await getTranslations("orderPage");
@@ -55,6 +58,11 @@ export default async function OrderPage({ params }: Props) {
   const refundFrom = order.state === "refunding" || order.state === "refunded" ? (detail.transitions.find((tr) => tr.event === "request-refund")?.from ?? null) : null;
   const waiting = pendingApproval(detail.approvals);
   const refused = refusedRefunds(detail.approvals, detail.transitions);
+  // What a refund would take back, for the refund forms: only when the viewer is offered one.
+  const takeBack =
+    actions.includes("request-refund") || actions.includes("confirm-refund")
+      ? { lines: takeBackPreview(detail.lines, facts.takeBackRules), revokeEndpointSet: facts.revokeEndpointSet }
+      : undefined;
 
   return (
     <div className="space-y-6">
@@ -95,6 +103,7 @@ export default async function OrderPage({ params }: Props) {
               currency={order.currency}
               events={actions}
               cannedReasons={facts.cannedReasons}
+              takeBack={takeBack}
             />
             {canRepair ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} /> : null}
           </div>
@@ -113,6 +122,15 @@ export default async function OrderPage({ params }: Props) {
           actionFor={(line) => (canRepair && line.pending > 0 ? <GrantLineButton tenant={tenant} orderNo={orderNo} sku={line.sku} pending={line.pending} /> : null)}
         />
       </section>
+
+      {takeBacks.length > 0 ? (
+        <section className="space-y-2 rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="taken-back-heading">
+          <h2 id="taken-back-heading" className="font-semibold">
+            {t("takenBack")}
+          </h2>
+          <TakenBackList takeBacks={takeBacks} />
+        </section>
+      ) : null}
 
       {/* One card: the picture as wide as the card, what can happen next under it (side by side,
           the list's height left the picture's card half empty). */}

@@ -18,6 +18,7 @@ import {
   playerOrders,
   type PlayerOrderCursor,
 } from "@/lib/players/queries/player-orders";
+import { playerDebts } from "@/lib/players/queries/player-debts";
 import { playerStoreEvents } from "@/lib/players/queries/player-store-events";
 import { playerSummary, refundRate, type PlayerMoney } from "@/lib/players/queries/player-summary";
 import { refundWatch } from "@/lib/players/refund-watch";
@@ -55,10 +56,11 @@ export default async function PlayerPage({ params, searchParams }: Props) {
   const after = decodePlayerCursor(first(query.after));
   const before = after ? undefined : decodePlayerCursor(first(query.before));
 
-  const [product, summary, storeEvents, page, t, locale] = await Promise.all([
+  const [product, summary, storeEvents, debts, page, t, locale] = await Promise.all([
     getPrisma().tenant.findUnique({ where: { id: tenantId }, select: { name: true, settings: { select: { refundWatchPercent: true } } } }),
     playerSummary(tenantId, playerId),
     playerStoreEvents(tenantId, playerId),
+    playerDebts(tenantId, playerId),
     playerOrders({ tenantId, playerId, after, before }),
     getTranslations("player"),
     getLocale(),
@@ -119,6 +121,40 @@ export default async function PlayerPage({ params, searchParams }: Props) {
         )}
         <p className="max-w-3xl text-xs text-slate-500">{t("money.definition")}</p>
       </section>
+
+      {/* Only when the player owes something: a debt from a refund taken back under the negative-balance rule. */}
+      {debts.length > 0 ? (
+        <section aria-labelledby="player-debts-heading" className="space-y-2">
+          <h2 id="player-debts-heading" className="font-semibold">
+            {t("debts.title")}
+          </h2>
+          <p className="max-w-3xl text-sm text-slate-600">{t("debts.description")}</p>
+          <Table caption={t("debts.caption")} testId="player-debts" border="border-amber-200" columns={[{ label: t("debts.sku") }, { label: t("debts.owed"), align: "right" }, { label: t("debts.orders") }]}>
+            <tbody>
+              {debts.map((d) => (
+                <tr key={`${d.sku}/${d.kind}`} className="border-b border-slate-100 align-top last:border-0" data-testid={`player-debt-${d.sku}`}>
+                  <td className="p-3">
+                    <span className="font-mono">{d.sku}</span> <span className="font-mono text-xs text-slate-500">{d.kind}</span>
+                  </td>
+                  <td className="whitespace-nowrap p-3 text-right font-semibold tabular-nums text-red-700">{d.owed > 0 ? `−${d.owed}` : `+${-d.owed}`}</td>
+                  <td className="p-3">
+                    <ul className="space-y-0.5">
+                      {d.orders.map((o) => (
+                        <li key={o.orderNo} className="text-xs">
+                          <Link href={orderHref(tenantId, o.orderNo)} className="font-mono underline-offset-2 hover:underline">
+                            {o.orderNo}
+                          </Link>{" "}
+                          <span className="tabular-nums text-slate-600">{t("debts.fromOrder", { units: o.owed })}</span> <Time value={o.at} />
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </section>
+      ) : null}
 
       <section aria-labelledby="player-exceptions-heading" className="space-y-2">
         <h2 id="player-exceptions-heading" className="font-semibold">

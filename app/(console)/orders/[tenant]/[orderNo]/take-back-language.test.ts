@@ -1,0 +1,90 @@
+// The refund preview and the "goods taken back" list in both languages: every rule, status and
+// effect has its words, and the Chinese page has no English outside data (skus, kinds, the worker's
+// error text, timestamps).
+import { createElement as h, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { NextIntlClientProvider } from "next-intl";
+import { describe, expect, it } from "vitest";
+import { TakeBackPreview, takeBackPreview, type TakeBackPreviewData } from "@/components/orders/take-back-preview";
+import { TakenBackList } from "@/components/orders/taken-back-list";
+import type { Locale } from "@/lib/i18n/locales";
+import type { OrderTakeBack } from "@/lib/orders/queries/order-take-backs";
+import en from "@/messages/en.json";
+import zh from "@/messages/zh.json";
+
+const MESSAGES = { en, zh } as const;
+const DATA = ["gems-60", "stamina-5", "skin-1", "sword-2", "pet-1", "currency", "stamina", "cosmetic", "item", "companion", "HTTP 503 from the game"];
+
+function render(locale: Locale, node: ReactNode): string {
+  return renderToStaticMarkup(h(NextIntlClientProvider, { locale, messages: MESSAGES[locale], timeZone: "Asia/Shanghai", children: node }));
+}
+
+function text(html: string): string {
+  let words = html.replace(/<time\b[^>]*>.*?<\/time>/gs, " ").replace(/<[^>]*>/g, " ").replace(/&#x27;|&quot;|&amp;/g, " ");
+  for (const data of [...DATA].sort((a, b) => b.length - a.length)) words = words.split(data).join(" ");
+  return words.replace(/\s+/g, " ");
+}
+
+const LINES = [
+  { sku: "gems-60", kind: "currency", expected: 60, granted: 60, reversed: 0 },
+  { sku: "stamina-5", kind: "stamina", expected: 5, granted: 5, reversed: 0 },
+  { sku: "skin-1", kind: "cosmetic", expected: 1, granted: 1, reversed: 0 },
+  { sku: "sword-2", kind: "item", expected: 2, granted: 0, reversed: 0 },
+  { sku: "pet-1", kind: "companion", expected: 1, granted: 1, reversed: 0 },
+];
+const preview: TakeBackPreviewData = {
+  lines: takeBackPreview(LINES, { currency: "revoke", stamina: "negative-balance", cosmetic: "write-off", item: "revoke" }),
+  revokeEndpointSet: false,
+};
+const at = new Date("2026-12-04T10:00:00Z");
+const row = (id: number, units: number, rule: OrderTakeBack["rule"], status: OrderTakeBack["status"], lastError: string | null = null): OrderTakeBack => ({
+  id,
+  sku: "gems-60",
+  kind: "currency",
+  units,
+  rule,
+  status,
+  attempts: status === "recorded" ? 0 : 2,
+  lastError,
+  createdAt: at,
+  updatedAt: at,
+});
+const TAKE_BACKS = [
+  row(1, -60, "revoke", "pending", "HTTP 503 from the game"),
+  row(2, -60, "revoke", "failed", "HTTP 503 from the game"),
+  row(3, 60, "revoke", "done"),
+  row(4, -5, "negative-balance", "recorded"),
+  row(5, -1, "write-off", "recorded"),
+];
+const views = (): ReactNode[] => [
+  h(TakeBackPreview, { preview }),
+  h(TakeBackPreview, { preview: { lines: [], revokeEndpointSet: true } }),
+  h(TakenBackList, { takeBacks: TAKE_BACKS }),
+];
+
+describe("what a refund takes back", () => {
+  it("says what each line's rule will do, and that revoke calls fail without an endpoint", () => {
+    expect(preview.lines.map((l) => [l.sku, l.held, l.units, l.rule])).toEqual([
+      ["gems-60", 60, 60, "revoke"],
+      ["stamina-5", 5, 5, "negative-balance"],
+      ["skin-1", 1, 1, "write-off"],
+      ["sword-2", 0, 0, "revoke"],
+      ["pet-1", 1, 1, null],
+    ]);
+    const words = text(render("en", h(TakeBackPreview, { preview })));
+    for (const phrase of ["What a refund takes back", "asks the game to take back 60", "records a debt of 5 against the player", "writes off 1 — the player keeps it", "nothing left to take back"]) {
+      expect(words).toContain(phrase);
+    }
+    expect(render("en", h(TakeBackPreview, { preview }))).toContain("records a debt of 5 stamina-5 against the player");
+    expect(words).toContain("confirming the refund will be refused");
+    expect(words).toContain("no revoke endpoint");
+    expect(text(render("en", h(TakeBackPreview, { preview: { ...preview, revokeEndpointSet: true } })))).not.toContain("no revoke endpoint");
+  });
+
+  it("has no English outside data in Chinese", () => {
+    const english = views().flatMap((node) => text(render("zh", node)).match(/[A-Za-z]{2,}/g) ?? []);
+    expect(english).toEqual([]);
+    const all = views().map((node) => text(render("zh", node))).join(" ");
+    for (const phrase of ["退款将收回什么", "请求游戏收回 60", "核销 1，玩家保留", "本产品未配置收回接口", "已收回", "已归还", "待处理", "已尝试 2 次"]) expect(all).toContain(phrase);
+  });
+});

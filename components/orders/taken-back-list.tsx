@@ -1,0 +1,48 @@
+import { useTranslations } from "next-intl";
+import { Table } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
+import type { OrderTakeBack } from "@/lib/orders/queries/order-take-backs";
+
+const STATUS_TONE: Readonly<Record<OrderTakeBack["status"], string>> = {
+  pending: "bg-amber-50 text-amber-900",
+  done: "bg-emerald-50 text-emerald-900",
+  failed: "bg-red-50 text-red-800",
+  recorded: "bg-slate-100 text-slate-800",
+};
+
+/** "Goods taken back": the order's take_backs rows, oldest first — what each refund (or its reversal) did under which rule, and where the call to the game stands. */
+export function TakenBackList({ takeBacks }: { takeBacks: readonly OrderTakeBack[] }) {
+  const t = useTranslations("takeBack");
+  return (
+    <Table
+      caption={t("list.caption")}
+      testId="taken-back"
+      columns={[{ label: t("list.sku") }, { label: t("list.units"), align: "right" }, { label: t("list.rule") }, { label: t("list.status") }, { label: t("list.at") }]}
+    >
+      <tbody>
+        {takeBacks.map((row) => (
+          <tr key={row.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`taken-back-${row.id}`}>
+            <td className="p-3">
+              <span className="font-mono">{row.sku}</span> <span className="font-mono text-xs text-slate-500">{row.kind}</span>
+            </td>
+            <td className={`whitespace-nowrap p-3 text-right tabular-nums ${row.units < 0 ? "text-red-700" : "text-emerald-700"}`}>
+              {row.units > 0 ? `+${row.units}` : row.units}
+              <div className="text-xs text-slate-500">{row.units < 0 ? t("list.taken") : t("list.givenBack")}</div>
+            </td>
+            <td className="p-3">{t(`rules.${row.rule}`)}</td>
+            <td className="p-3">
+              <span className={`rounded px-1.5 py-0.5 text-xs ${STATUS_TONE[row.status]}`}>{t(`statuses.${row.status}`)}</span>
+              {row.status === "pending" && row.attempts > 0 ? <div className="mt-1 text-xs text-slate-600">{t("list.attempts", { count: row.attempts })}</div> : null}
+              {row.lastError && (row.status === "failed" || row.status === "pending") ? (
+                <div className="mt-1 break-all font-mono text-xs text-red-700">{row.lastError}</div>
+              ) : null}
+            </td>
+            <td className="p-3 text-xs text-slate-700">
+              <Time value={row.createdAt} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

@@ -31,12 +31,17 @@ export const MAX_DELIVERY_ATTEMPTS = 15;
  */
 export { NO_WEBHOOK };
 
-export interface RelayOptions {
+/**
+ * How a job that claims rows under a lease and calls out for each is run (the outbox relay, the
+ * take-back calls): every knob has a default; tests turn them.
+ */
+export interface LeasedCallOptions {
+  /** Rows claimed per run. */
   readonly batchSize?: number;
   readonly fetch?: typeof globalThis.fetch;
-  /** The relay's clock. Default: the database's now(). */
+  /** The job's clock. Default: the database's now(). */
   readonly now?: Date;
-  /** How long a claim lasts: a worker that crashes mid-batch frees its messages after this. */
+  /** How long a claim lasts: a worker that crashes mid-batch frees its rows after this. */
   readonly leaseMs?: number;
   /** Per-request timeout. Keep well under leaseMs. */
   readonly timeoutMs?: number;
@@ -155,7 +160,7 @@ interface Settlement {
  * same on every attempt, for receivers to deduplicate. There is no ordering promise between
  * messages (retries and parallel requests reorder them); payloads carry the order's version.
  */
-export async function relayOutbox(options: RelayOptions = {}): Promise<RelayReport> {
+export async function relayOutbox(options: LeasedCallOptions = {}): Promise<RelayReport> {
   const pool = options.pool ?? getPool();
   const fetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;

@@ -7,6 +7,7 @@ import { maybeOne, rows } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
 import { backoffMs } from "./backoff";
+import type { LeasedCallOptions } from "./outbox-relay";
 import { callGrantEndpoint, type GrantRequest } from "./delivery-call";
 import { runConcurrently } from "./run-concurrently";
 import { postSigned, type SignedPostResult } from "./signed-post";
@@ -32,16 +33,11 @@ export const NO_GRANT_ENDPOINT = "no grant endpoint configured";
  * The body POSTed to a tenant's revoke endpoint. A 2xx means: taken back (or already taken back) in
  * full. The game revokes each revocationId once and answers 2xx to repeats.
  */
-export interface RevokeRequest {
-  readonly tenantId: string;
-  readonly orderNo: string;
-  readonly playerId: string;
-  readonly sku: string;
-  readonly kind: string;
+export type RevokeRequest = Omit<GrantRequest, "grantId"> & {
   /** Units to take back: always positive. */
   readonly quantity: number;
   readonly revocationId: string;
-}
+};
 
 /**
  * The id the game deduplicates a take-back call by — the revocationId of a revoke, the grantId of a
@@ -59,25 +55,6 @@ export function takeBackCallId(row: { readonly grantId: string; readonly orderNo
 
 function escapeField(value: string): string {
   return value.replaceAll("%", "%25").replaceAll(":", "%3A");
-}
-
-export interface TakeBackCallOptions {
-  /** Rows claimed per run. */
-  readonly batchSize?: number;
-  readonly fetch?: typeof globalThis.fetch;
-  /** The job's clock. Default: the database's now(). */
-  readonly now?: Date;
-  /** How long a claim lasts: a worker that dies mid-batch frees its rows after this. */
-  readonly leaseMs?: number;
-  /** Per request. Keep well under leaseMs. */
-  readonly timeoutMs?: number;
-  readonly maxAttempts?: number;
-  /** Requests in flight per batch. */
-  readonly concurrency?: number;
-  /** For the backoff's jitter (tests pass a constant). */
-  readonly random?: () => number;
-  /** Claims and settlements run on it; the audit facts go through Prisma on the same connection. */
-  readonly pool?: pg.Pool;
 }
 
 export interface TakeBackCallReport {
@@ -192,7 +169,7 @@ const log = logger.child({ job: "take-back-calls" });
  * At least once: a worker that dies after the game answered but before recording it calls again
  * after the lease, with the same id (takeBackCallId), and the game answers "already done".
  */
-export async function runTakeBackCalls(options: TakeBackCallOptions = {}): Promise<TakeBackCallReport> {
+export async function runTakeBackCalls(options: LeasedCallOptions = {}): Promise<TakeBackCallReport> {
   const pool = options.pool ?? getPool();
   const fetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;

@@ -9,6 +9,7 @@ import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
 import { assertNever } from "@/lib/orders/machine";
 import type { Problem } from "@/lib/problems";
+import { REINSTATE_GRANT_PREFIX } from "@/lib/orders/grant-decision";
 
 // What one audit fact says, in the reader's language: shared by the explorer and the security log.
 // Words come from the catalogue (audit.*); names the teams grep for (events, actions, SKUs, grant
@@ -173,7 +174,11 @@ export function AuditFact({ row }: { row: AuditRow }) {
       return (
         <>
           <div>
-            {row.quantity < 0 ? t("reversed", { sku: row.sku, quantity: -row.quantity }) : t("granted", { sku: row.sku, quantity: row.quantity })}
+            {row.quantity < 0
+              ? t("reversed", { sku: row.sku, quantity: -row.quantity })
+              : row.grantId.startsWith(REINSTATE_GRANT_PREFIX)
+                ? t("givenBack", { sku: row.sku, quantity: row.quantity })
+                : t("granted", { sku: row.sku, quantity: row.quantity })}
           </div>
           <div className={`${mono} text-slate-500`}>{row.grantId}</div>
         </>

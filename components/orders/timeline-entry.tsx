@@ -1,4 +1,5 @@
 import { useLocale, useTranslations } from "next-intl";
+import { REINSTATE_GRANT_PREFIX } from "@/lib/orders/grant-decision";
 import { Time } from "@/components/ui/time";
 import { isKnownAction } from "@/lib/audit/queries/kinds";
 import { formatMoney } from "@/lib/format";
@@ -42,7 +43,11 @@ function Headline({ entry, currency }: { entry: TimelineEntry; currency: string 
     case "grant":
       return (
         <span className={entry.quantity < 0 ? "text-red-800" : ""}>
-          {entry.quantity < 0 ? t("reversed", { sku: entry.sku, quantity: -entry.quantity }) : t("granted", { sku: entry.sku, quantity: entry.quantity })}
+          {entry.quantity < 0
+            ? t("reversed", { sku: entry.sku, quantity: -entry.quantity })
+            : entry.grantId.startsWith(REINSTATE_GRANT_PREFIX)
+              ? t("givenBack", { sku: entry.sku, quantity: entry.quantity })
+              : t("granted", { sku: entry.sku, quantity: entry.quantity })}
         </span>
       );
     case "approval":

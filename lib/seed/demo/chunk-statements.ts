@@ -1,6 +1,6 @@
 import type { HistoryProfile } from "../demo-catalog";
 import { EXCEPTIONS_SQL, REFUNDS_SQL } from "./exceptions-sql";
-import { GRANTS_SQL } from "./grants-sql";
+import { GRANTS_SQL, TAKE_BACKS_SQL } from "./grants-sql";
 import { MOMENTS_SQL, STEPS_SQL, TRANSITIONS_SQL } from "./history-sql";
 import { LINES_SQL, ORDERS_SQL } from "./orders-sql";
 import { planSql } from "./plan-sql";
@@ -24,6 +24,7 @@ export function chunkStatements(history: HistoryProfile): ChunkStatements {
       ["order_lines", LINES_SQL],
       ["order_transitions", TRANSITIONS_SQL],
       ["grants", GRANTS_SQL],
+      ["take_backs", TAKE_BACKS_SQL],
       ["order_exceptions", EXCEPTIONS_SQL],
       ["payment_refunds", REFUNDS_SQL],
     ],

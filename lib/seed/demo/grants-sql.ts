@@ -55,3 +55,17 @@ export const GRANTS_SQL = `
     ) AS g(batch, quantity, at)
     WHERE g.quantity <> 0
     ORDER BY p.id, l.line_no, g.batch`;
+
+/**
+ * What each seeded refund's reversal did, as lib/orders/write-ledger.ts records it for a live one: a
+ * take_backs row per reversal row, under the line's default rule. The demo's game took back what was
+ * revoked long ago (`done`); a write-off is `recorded`.
+ */
+export const TAKE_BACKS_SQL = `
+    INSERT INTO take_backs (tenant_id, order_id, player_id, sku, kind, grant_id, units, rule, status, created_at, updated_at)
+    SELECT g.tenant_id, g.order_id, p.player_id, g.sku, l.kind, g.grant_id, g.quantity, l.disposition,
+      CASE WHEN l.disposition = 'revoke' THEN 'done' ELSE 'recorded' END, g.created_at, g.created_at
+    FROM seed_plan p
+    JOIN seed_lines l ON l.t = p.t AND l.product = p.product
+    JOIN grants g ON g.order_id = p.id AND g.sku = l.sku AND g.quantity < 0
+    ORDER BY g.id`;

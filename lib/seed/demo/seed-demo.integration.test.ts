@@ -82,6 +82,10 @@ const INVARIANTS: Record<string, string> = {
     SELECT g.id FROM grants g
     LEFT JOIN order_transitions t ON t.tenant_id = g.tenant_id AND t.order_id = g.order_id AND t.event = 'confirm-refund'
     WHERE g.quantity < 0 AND g.grant_id IS DISTINCT FROM 'refund:' || t.biz_key`,
+  "every reversal has its take-back row, with the same units, and nothing else has one": `
+    SELECT coalesce(g.id, k.id) FROM (SELECT * FROM grants WHERE quantity < 0) g
+    FULL JOIN take_backs k ON k.tenant_id = g.tenant_id AND k.order_id = g.order_id AND k.sku = g.sku AND k.grant_id = g.grant_id
+    WHERE g.id IS NULL OR k.id IS NULL OR k.units <> g.quantity`,
   "orders never delivered have no grants": `
     SELECT g.id FROM grants g WHERE NOT EXISTS (SELECT 1 FROM order_transitions t
       WHERE t.tenant_id = g.tenant_id AND t.order_id = g.order_id AND t.event = 'begin-delivery')`,

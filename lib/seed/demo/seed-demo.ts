@@ -25,7 +25,7 @@ export interface SeedDemoOptions {
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-export const SEEDED_TABLES = ["orders", "order_lines", "order_transitions", "grants", "order_exceptions", "payment_refunds"] as const;
+export const SEEDED_TABLES = ["orders", "order_lines", "order_transitions", "grants", "take_backs", "order_exceptions", "payment_refunds"] as const;
 export type SeededTable = (typeof SEEDED_TABLES)[number];
 
 export interface SeedReport {

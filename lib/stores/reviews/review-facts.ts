@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { ACTIVE_STATUSES } from "@/lib/cases/model";
 import { rows, type Queryable } from "@/lib/db/sql";
+import { lineLedgerSql } from "@/lib/orders/rows";
 import { PLAYER_SUMMARY_SQL } from "@/lib/players/queries/player-summary";
 import type { ReviewFacts } from "./apple-answer";
 
@@ -26,9 +27,8 @@ export async function reviewFacts(
       : await rows(
           db,
           lineRow,
-          `SELECT l.sku, l.quantity, coalesce(sum(g.quantity) FILTER (WHERE g.quantity > 0), 0)::int AS delivered
-           FROM order_lines l LEFT JOIN grants g ON g.tenant_id = l.tenant_id AND g.order_id = l.order_id AND g.sku = l.sku
-           WHERE l.tenant_id = $1 AND l.order_id = $2 GROUP BY l.sku, l.quantity ORDER BY l.sku`,
+          // Deliveries only (lineLedgerSql's `granted`): goods given back after a reversed refund are not a second delivery.
+          `SELECT l.sku, l.quantity, l.granted AS delivered FROM (${lineLedgerSql("$1", "$2")}) l`,
           [tenantId, orderId],
         );
   const failed =

@@ -6,7 +6,7 @@ import { formatMoney } from "@/lib/format";
 import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import type { Locale } from "@/lib/i18n/locales";
 import { assertNever } from "@/lib/orders/machine";
-import type { CallFailure, CaseExplanation } from "./explain";
+import type { CaseExplanation, TakeBackFailure } from "./explain";
 
 const INTL_LOCALE: Readonly<Record<Locale, string>> = { en: "en-US", zh: "zh-CN" };
 
@@ -24,8 +24,10 @@ export function describeDuration(seconds: number, t: Translate): string {
   return t(`orders.duration.${unit}`, { count: Math.floor(s / size) });
 }
 
-function describeFailure(failure: CallFailure, t: Translate): string {
+function describeFailure(failure: TakeBackFailure, t: Translate): string {
   switch (failure.kind) {
+    case "no-endpoint":
+      return t("cases.failure.no-endpoint");
     case "http":
       return t("cases.failure.http", { status: failure.status });
     case "timeout":
@@ -93,6 +95,15 @@ export function describeCase(e: CaseExplanation, t: Translate, locale: Locale): 
       return e.voidedQuantity === null
         ? t("cases.explain.store-partial-refund-unknown", { transaction: e.transactionId })
         : t("cases.explain.store-partial-refund", { transaction: e.transactionId, quantity: e.voidedQuantity });
+    case "take-back-failed":
+      return t(e.direction === "take" ? "cases.explain.take-back-failed" : "cases.explain.give-back-failed", {
+        sku: e.sku,
+        units: e.units,
+        rule: t(`takeBack.rules.${e.rule}`),
+        failure: e.failure ? describeFailure(e.failure, t) : t("cases.failure.unknown"),
+        attempts: e.attempts,
+        callId: e.callId,
+      });
     case "other":
       return t("cases.explain.other", { kind: e.caseKind });
     default:

@@ -3,6 +3,7 @@
 // language (describe-case.ts). Pure; used by the queue, the order page and the API alike.
 import type { PendingLine, Refusal } from "@/lib/problems";
 import { isOrderState, type OrderState } from "@/lib/orders/machine";
+import { TAKE_BACK_RULES, type TakeBackRule } from "@/lib/orders/take-back";
 import type { CaseFacts } from "./facts";
 import { isUnrecordedGrant } from "./model";
 
@@ -11,6 +12,9 @@ export type CallFailure =
   | { readonly kind: "http"; readonly status: number }
   | { readonly kind: "timeout"; readonly seconds: number }
   | { readonly kind: "network"; readonly message: string };
+
+/** Why the game was not told about a take-back: its endpoint failed, or there is none to call. */
+export type TakeBackFailure = CallFailure | { readonly kind: "no-endpoint" };
 
 /** Who closed an order before its payment arrived. */
 export type Closer = "timeout" | "staff" | "api" | "channel";
@@ -42,6 +46,21 @@ export type CaseExplanation =
   | { readonly kind: "store-refund-reversed"; readonly transactionId: string }
   /** The store refunded part of the order (bizKey: the store's transaction id); the quantity when the store said it. */
   | { readonly kind: "store-partial-refund"; readonly transactionId: string; readonly voidedQuantity: number | null }
+  /**
+   * A take_backs row failed (lib/jobs/take-back-calls.ts): `take`, the refund's units the game was to
+   * take from the player; `give`, units owed to the player again after a store reversed its refund.
+   * `units` is positive; `callId` the revocationId or grantId the game was (or would have been) sent.
+   */
+  | {
+      readonly kind: "take-back-failed";
+      readonly direction: "take" | "give";
+      readonly sku: string;
+      readonly units: number;
+      readonly rule: TakeBackRule;
+      readonly attempts: number;
+      readonly failure: TakeBackFailure | null;
+      readonly callId: string;
+    }
   /** A kind this version does not know, or a detail that is not what its writer writes. */
   | { readonly kind: "other"; readonly caseKind: string };
 
@@ -56,6 +75,14 @@ export function callFailure(error: string | null): CallFailure | null {
   const timeout = /^timed out after (\d+) ms/.exec(error);
   if (timeout) return { kind: "timeout", seconds: Math.round(Number(timeout[1]) / 1000) };
   return { kind: "network", message: error };
+}
+
+// lib/jobs/take-back-calls.ts NO_REVOKE_ENDPOINT / NO_GRANT_ENDPOINT (server-only, so not imported:
+// this file is read in the browser too); its integration test explains a filed case to hold them together.
+const NO_ENDPOINT = /^no (?:revoke|grant) endpoint configured$/;
+
+function takeBackFailure(error: string | null): TakeBackFailure | null {
+  return error !== null && NO_ENDPOINT.test(error) ? { kind: "no-endpoint" } : callFailure(error);
 }
 
 function closer(bizKey: string, source: string): Closer {
@@ -127,6 +154,23 @@ export function explainCase(c: CaseFacts): CaseExplanation {
       return { kind: c.kind, transactionId: str(c.detail.transactionId) ?? c.bizKey };
     case "store-partial-refund":
       return { kind: c.kind, transactionId: str(c.detail.transactionId) ?? c.bizKey, voidedQuantity: num(c.detail.voidedQuantity) };
+    case "take-back-failed": {
+      const sku = str(c.detail.sku);
+      const units = num(c.detail.units);
+      const rule = TAKE_BACK_RULES.find((r) => r === c.detail.rule);
+      const callId = str(c.detail.revocationId) ?? str(c.detail.grantId);
+      if (sku === null || units === null || units === 0 || rule === undefined || callId === null) return other;
+      return {
+        kind: c.kind,
+        direction: units < 0 ? "take" : "give",
+        sku,
+        units: Math.abs(units),
+        rule,
+        attempts: num(c.detail.attempts) ?? 0,
+        failure: takeBackFailure(str(c.detail.lastError)),
+        callId,
+      };
+    }
     default:
       return other;
   }

@@ -13,9 +13,10 @@ export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
 /**
  * The ways out of a case. The first five are chosen by a person (lib/cases/offers.ts says when each
  * is offered); `delivered` and `order-ended` are what the system records when it closes a delivery
- * case by itself (the lines were completed, or the order was refunded or closed and owes nothing).
+ * case by itself (the lines were completed, or the order was refunded or closed and owes nothing),
+ * `take-back-done` when the take_backs row behind a take-back-failed case was done after all.
  */
-export const RESOLUTIONS = ["refund", "honour", "accept-and-refund-difference", "repair", "compensate", "delivered", "order-ended"] as const;
+export const RESOLUTIONS = ["refund", "honour", "accept-and-refund-difference", "repair", "compensate", "delivered", "order-ended", "take-back-done"] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
 export const CHOSEN_RESOLUTIONS = ["refund", "honour", "accept-and-refund-difference", "repair", "compensate"] as const satisfies readonly Resolution[];
@@ -30,6 +31,8 @@ export const MONEY_KINDS = [
   "reversal-impossible",
   "store-refund-reversed",
   "store-partial-refund",
+  // The tenant paid money back and the player kept the goods (or is owed goods again).
+  "take-back-failed",
 ] as const satisfies readonly ExceptionKind[];
 /** Goods owed that did not arrive. */
 export const DELIVERY_KINDS = ["delivery-incomplete", "delivery-failed"] as const satisfies readonly ExceptionKind[];
@@ -56,6 +59,14 @@ export const CASES_ACTOR = "system:cases";
  * for a person and are never closed by a completed delivery.
  */
 export const UNRECORDED_PREFIX = "unrecorded:";
+
+/**
+ * The bizKey of the case a failed take_backs row files (lib/jobs/take-back-calls.ts): one per row,
+ * ever — the row failing again after a retry files nothing new.
+ */
+export function takeBackCaseKey(takeBackId: number): string {
+  return `take-back:${takeBackId}`;
+}
 
 export function isUnrecordedGrant(kind: string, bizKey: string): boolean {
   return kind === "delivery-failed" && bizKey.startsWith(UNRECORDED_PREFIX);

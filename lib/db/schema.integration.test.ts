@@ -1,4 +1,7 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CASE_SLA } from "@/lib/cases/model";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { useFreshDatabase } from "@/lib/test/database";
 import { getPool } from "./pool";
@@ -78,6 +81,19 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       .sort((a, b) => a.table_name.localeCompare(b.table_name));
     expect(rows).toEqual(expected);
     expect(Object.keys(TABLES).sort()).toEqual(Object.values(Prisma.ModelName).sort());
+  });
+
+  it("the case SLA default names every kind of case with the model's SLA, in the migrations and in schema.prisma", async () => {
+    const { rows } = await getPool().query<{ sla: string }>(
+      `SELECT column_default AS sla FROM information_schema.columns WHERE table_name = 'tenant_settings' AND column_name = 'case_sla_seconds'`,
+    );
+    const migrated = /^'(.*)'::jsonb$/s.exec(rows[0]?.sla ?? "")?.[1];
+    expect(migrated).toBeDefined();
+    expect(JSON.parse(migrated!.replaceAll("''", "'"))).toEqual(DEFAULT_CASE_SLA);
+    const schema = await readFile(path.join(process.cwd(), "prisma", "schema.prisma"), "utf8");
+    const literal = /caseSlaSeconds\s+Json\s+@default\("((?:[^"\\]|\\.)*)"\)/.exec(schema)?.[1];
+    expect(literal).toBeDefined();
+    expect(JSON.parse(literal!.replaceAll('\\"', '"'))).toEqual(DEFAULT_CASE_SLA);
   });
 
   it("writes and reads every model through the client", async () => {

@@ -2,6 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { loadOrderCases } from "@/lib/cases/queries/order-cases";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import { createOrder } from "@/lib/seed/orders";
@@ -126,6 +127,34 @@ function facts(orderId: number) {
   );
 }
 
+const caseRow = z.object({
+  kind: z.string(),
+  bizKey: z.string(),
+  actor: z.string(),
+  status: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  resolution: z.string().nullable(),
+  resolvedBy: z.string().nullable(),
+  slaSeconds: z.number(),
+});
+
+/** Every case filed on the order, of any kind. */
+function cases(orderId: number) {
+  return rows(
+    getPool(),
+    caseRow,
+    `SELECT kind, biz_key AS "bizKey", actor, status, detail, resolution, resolved_by AS "resolvedBy",
+            extract(epoch FROM sla_due_at - created_at)::int AS "slaSeconds"
+     FROM order_exceptions WHERE order_id = $1 ORDER BY id`,
+    [orderId],
+  );
+}
+
+/** What a retry would do to a failed row (nothing in the app does it yet): owed and due again. */
+async function retryFailed(id: number): Promise<void> {
+  await getPool().query(`UPDATE take_backs SET status = 'pending', next_attempt_at = now() - interval '1 second' WHERE id = $1 AND status = 'failed'`, [id]);
+}
+
 const calls = (path: string) => receiver.requests.filter((r) => r.path === path);
 const run = (options: Parameters<typeof runTakeBackCalls>[0] = {}) => runTakeBackCalls({ random: () => 0, ...options });
 
@@ -206,7 +235,31 @@ describe("runTakeBackCalls", () => {
     expect(await rowState(row.id)).toEqual({ status: "failed", attempts: 2, lastError: "HTTP 500: refused", due: null });
     expect(receiver.requests).toHaveLength(2);
     expect(await facts(row.orderId)).toMatchObject([{ action: "take-back.failed", detail: { attempts: 2, error: "HTTP 500: refused" } }]);
+    // One case for ops, filed with the last outcome (the retry before it filed none).
+    expect(await cases(row.orderId)).toEqual([
+      {
+        kind: "take-back-failed",
+        bizKey: `take-back:${row.id}`,
+        actor: TAKE_BACK_ACTOR,
+        status: "open",
+        detail: {
+          takeBackId: row.id,
+          sku: "gems-60",
+          units: -5,
+          rule: "revoke",
+          ledgerGrantId: "refund:R-250",
+          endpoint: "revoke",
+          revocationId: `refund:R-250:${row.orderNo}:gems-60`,
+          attempts: 2,
+          lastError: "HTTP 500: refused",
+        },
+        resolution: null,
+        resolvedBy: null,
+        slaSeconds: 4 * 3_600,
+      },
+    ]);
     expect(await run({ maxAttempts: 2 })).toEqual(NOTHING);
+    expect(await cases(row.orderId)).toHaveLength(1);
   });
 
   it("no endpoint configured: failed at once, no call, an audit fact saying why", async () => {
@@ -222,6 +275,95 @@ describe("runTakeBackCalls", () => {
       { actor: TAKE_BACK_ACTOR, action: "take-back.failed", tenantId: UNCONNECTED, detail: { error: NO_REVOKE_ENDPOINT, revocationId: `refund:R-300:${revoke.orderNo}:gems-60` } },
     ]);
     expect(await facts(giveBack.orderId)).toMatchObject([{ action: "take-back.failed", detail: { error: NO_GRANT_ENDPOINT } }]);
+
+    // Exactly one open case per row, saying what was not taken (or given) back and why.
+    const revocationId = `refund:R-300:${revoke.orderNo}:gems-60`;
+    expect(await cases(revoke.orderId)).toEqual([
+      {
+        kind: "take-back-failed",
+        bizKey: `take-back:${revoke.id}`,
+        actor: TAKE_BACK_ACTOR,
+        status: "open",
+        detail: { takeBackId: revoke.id, sku: "gems-60", units: -60, rule: "revoke", ledgerGrantId: "refund:R-300", endpoint: "revoke", revocationId, attempts: 0, lastError: NO_REVOKE_ENDPOINT },
+        resolution: null,
+        resolvedBy: null,
+        slaSeconds: 4 * 3_600,
+      },
+    ]);
+    const grantId = `reinstate:K-300:${giveBack.orderNo}:gems-60`;
+    expect(await cases(giveBack.orderId)).toMatchObject([
+      { kind: "take-back-failed", bizKey: `take-back:${giveBack.id}`, status: "open", detail: { units: 60, endpoint: "grant", grantId, attempts: 0, lastError: NO_GRANT_ENDPOINT } },
+    ]);
+    // As the console reads it: the job's "no endpoint" errors are understood, not shown raw.
+    const [revokeCase] = await loadOrderCases(UNCONNECTED, revoke.orderId, null);
+    expect(revokeCase?.explanation).toEqual({ kind: "take-back-failed", direction: "take", sku: "gems-60", units: 60, rule: "revoke", attempts: 0, failure: { kind: "no-endpoint" }, callId: revocationId });
+    const [giveBackCase] = await loadOrderCases(UNCONNECTED, giveBack.orderId, null);
+    expect(giveBackCase?.explanation).toMatchObject({ direction: "give", units: 60, failure: { kind: "no-endpoint" }, callId: grantId });
+
+    // The job again: failed rows are not called, and file nothing more.
+    expect(await run()).toEqual(NOTHING);
+    // Retried and failed again: still the one case.
+    await retryFailed(revoke.id);
+    expect(await run()).toEqual({ ...NOTHING, claimed: 1, failed: 1 });
+    expect(await cases(revoke.orderId)).toMatchObject([{ kind: "take-back-failed", status: "open" }]);
+    expect((await facts(revoke.orderId)).map((f) => f.action)).toEqual(["take-back.failed", "take-back.failed"]);
+  });
+
+  it("a failed row done after all: its case resolves by itself, with an audit fact", async () => {
+    const row = await pendingRow(CONNECTED, { units: -7, grantId: "refund:R-350" });
+    respond = () => 500;
+    expect(await run({ maxAttempts: 1 })).toEqual({ ...NOTHING, claimed: 1, failed: 1 });
+    expect(await cases(row.orderId)).toMatchObject([{ kind: "take-back-failed", status: "open" }]);
+
+    await retryFailed(row.id);
+    respond = () => 200;
+    expect(await run()).toEqual({ ...NOTHING, claimed: 1, done: 1 });
+
+    expect(await rowState(row.id)).toMatchObject({ status: "done", attempts: 2, lastError: null });
+    expect(await cases(row.orderId)).toMatchObject([{ kind: "take-back-failed", status: "resolved", resolution: "take-back-done", resolvedBy: TAKE_BACK_ACTOR }]);
+    const resolved = await rows(
+      getPool(),
+      factRow,
+      `SELECT actor, action, target, tenant_id AS "tenantId", detail FROM audit_events WHERE order_id = $1 AND action = 'case.resolved'`,
+      [row.orderId],
+    );
+    expect(resolved).toMatchObject([{ actor: TAKE_BACK_ACTOR, tenantId: CONNECTED, detail: { kind: "take-back-failed", resolution: "take-back-done", takeBackId: row.id } }]);
+  });
+
+  it("a dismissed case stays dismissed when its row is done after all", async () => {
+    const row = await pendingRow(CONNECTED, { units: -2, grantId: "refund:R-360" });
+    respond = () => 500;
+    expect(await run({ maxAttempts: 1 })).toEqual({ ...NOTHING, claimed: 1, failed: 1 });
+    await getPool().query(
+      `UPDATE order_exceptions SET status = 'dismissed', resolved_at = now(), resolved_by = 'staff:boss@example.com', resolved_reason = 'taken back by hand'
+       WHERE order_id = $1`,
+      [row.orderId],
+    );
+    await retryFailed(row.id);
+    respond = () => 200;
+    expect(await run()).toEqual({ ...NOTHING, claimed: 1, done: 1 });
+    expect(await cases(row.orderId)).toMatchObject([{ status: "dismissed", resolution: null, resolvedBy: "staff:boss@example.com" }]);
+  });
+
+  it("the case is filed in the row's transaction: if it cannot be, the row is not failed either", async () => {
+    const row = await pendingRow(UNCONNECTED, { units: -4, grantId: "refund:R-370" });
+    const pool = getPool();
+    await pool.query(`CREATE FUNCTION refuse_case() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no cases today'; END; $$`);
+    await pool.query(`CREATE TRIGGER refuse_case BEFORE INSERT ON order_exceptions FOR EACH ROW WHEN (NEW.kind = 'take-back-failed') EXECUTE FUNCTION refuse_case()`);
+    try {
+      await expect(run()).rejects.toThrow(/no cases today/);
+    } finally {
+      await pool.query(`DROP TRIGGER refuse_case ON order_exceptions`);
+      await pool.query(`DROP FUNCTION refuse_case()`);
+    }
+    expect(await rowState(row.id)).toMatchObject({ status: "pending", attempts: 0, lastError: null });
+    expect(await facts(row.orderId)).toEqual([]);
+    expect(await cases(row.orderId)).toEqual([]);
+
+    // Once filing works again, the next run after the lease fails the row and files its case.
+    await backoffPassed(row.id);
+    expect(await run()).toEqual({ ...NOTHING, claimed: 1, failed: 1 });
+    expect(await cases(row.orderId)).toMatchObject([{ kind: "take-back-failed", status: "open" }]);
   });
 
   it("give-back after a reversed refund: one signed grant call with the reinstate grantId, then done", async () => {

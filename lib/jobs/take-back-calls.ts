@@ -2,10 +2,14 @@ import "server-only";
 import type pg from "pg";
 import { z } from "zod";
 import { audit, type CaseAuditAction } from "@/lib/audit/record";
+import { takeBackCaseKey } from "@/lib/cases/model";
+import { settleTakeBackCase } from "@/lib/cases/settle-take-back-case";
 import { getPool } from "@/lib/db/pool";
 import { maybeOne, rows } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
+import type { ExceptionDraft } from "@/lib/orders/decide";
+import { recordException } from "@/lib/orders/record-exception";
 import { backoffMs } from "./backoff";
 import type { LeasedCallOptions } from "./outbox-relay";
 import { callGrantEndpoint, type GrantRequest } from "./delivery-call";
@@ -15,14 +19,15 @@ import { postSigned, type SignedPostResult } from "./signed-post";
 // The calls take_backs rows owe the game (rule `revoke`, migration 20261204130000_take_back_rules):
 // a negative row asks the tenant's revoke endpoint to take the units back, a positive `reinstate:`
 // row (the store reversed its refund) asks the tenant's grant endpoint to give them back.
-// lib/orders/write-ledger.ts writes the rows `pending`; this job makes each row `done` or `failed`.
+// lib/orders/write-ledger.ts writes the rows `pending`; this job makes each row `done` or `failed`,
+// and a `failed` row files a `take-back-failed` case for ops in the same transaction.
 
 export const TAKE_BACK_ACTOR = "system:take-backs";
 
 /**
  * Calls before a row is `failed`. The delivery coordinator has no such limit (an undelivered order
  * stays on ops' stuck queue instead); this is the outbox relay's budget (MAX_DELIVERY_ATTEMPTS),
- * about four hours of backoff, after which the row and its audit fact are what ops act on.
+ * about four hours of backoff, after which the row's `take-back-failed` case is what ops act on.
  */
 export const MAX_TAKE_BACK_ATTEMPTS = 15;
 
@@ -231,7 +236,35 @@ const AUDIT_ACTION: Record<"done" | "failed", CaseAuditAction> = {
 const settledRow = z.object({ attempts: z.number() });
 
 /**
- * Records one row's outcome, and for `done` and `failed` its audit fact, in one transaction. The
+ * Pure: the case a row that became `failed` files. Keyed by the row (takeBackCaseKey), so a row
+ * files one case ever: should it be retried and fail again, the case it filed (open, or dismissed by
+ * someone who already moved the goods by hand) is the one that counts.
+ */
+export function takeBackCase(row: ClaimedTakeBack, call: TakeBackCall, settled: { readonly attempts: number; readonly error: string }): ExceptionDraft {
+  const id = call.endpoint === "revoke" ? { revocationId: call.request.revocationId } : { grantId: call.request.grantId };
+  return {
+    tenantId: row.tenantId,
+    orderId: row.orderId,
+    kind: "take-back-failed",
+    bizKey: takeBackCaseKey(row.id),
+    actor: TAKE_BACK_ACTOR,
+    detail: {
+      takeBackId: row.id,
+      sku: row.sku,
+      units: row.units,
+      rule: row.rule,
+      ledgerGrantId: row.grantId,
+      endpoint: call.endpoint,
+      ...id,
+      attempts: settled.attempts,
+      lastError: settled.error,
+    },
+  };
+}
+
+/**
+ * Records one row's outcome, and for `done` and `failed` its audit fact, in one transaction; with
+ * `failed` the row's case for ops, with `done` the closing of any case it filed before. The
  * lease is the fence: if this worker overran its lease and another claimed the row since,
  * next_attempt_at no longer matches, nothing is written and false is returned — the other worker's
  * outcome is the one that counts. One transaction per row, not per batch: each writes a fact to its
@@ -240,7 +273,8 @@ const settledRow = z.object({ attempts: z.number() });
  */
 async function settle(pool: pg.Pool, row: ClaimedTakeBack, call: TakeBackCall, outcome: Outcome, now: Date | undefined): Promise<boolean> {
   return transaction(
-    async ({ client, prisma }: PrismaTransaction) => {
+    async (tx: PrismaTransaction) => {
+      const { client, prisma } = tx;
       const settled = await maybeOne(
         client,
         settledRow,
@@ -277,6 +311,9 @@ async function settle(pool: pg.Pool, row: ClaimedTakeBack, call: TakeBackCall, o
         },
         prisma,
       );
+      // In this transaction, or a crash between the two would leave a failed row nobody is told about.
+      if (outcome.status === "failed") await recordException(takeBackCase(row, call, { attempts: settled.attempts, error: outcome.error }), client);
+      else await settleTakeBackCase(tx, { tenantId: row.tenantId, orderId: row.orderId, takeBackId: row.id, actor: TAKE_BACK_ACTOR });
       return true;
     },
     { pool, prisma: true, retry: { label: "settle take-back call" } },

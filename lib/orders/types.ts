@@ -50,5 +50,10 @@ export const EXCEPTION_KINDS = [
   "store-refund-reversed",
   /** The store refunded part of a line (Google's voidedQuantity): the ledger cannot yet take back part of a line, a person does. */
   "store-partial-refund",
+  /**
+   * A take_backs row (rule revoke) became `failed`: the game was never told to take the goods back
+   * (or to give them back after a store reversed its refund). bizKey `take-back:<take_backs.id>`.
+   */
+  "take-back-failed",
 ] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];

@@ -59,6 +59,29 @@ const goods: Partial<CaseFacts> = {
   related: null,
 };
 
+const takeBack: CaseFacts = {
+  ...base,
+  id: 53,
+  kind: "take-back-failed",
+  event: null,
+  amount: null,
+  bizKey: "take-back:31",
+  actor: "system:take-backs",
+  detail: {
+    takeBackId: 31,
+    sku: "coins",
+    units: -320,
+    rule: "revoke",
+    ledgerGrantId: "refund:rf-77",
+    endpoint: "revoke",
+    revocationId: "refund:rf-77:XX20261203000007:coins",
+    attempts: 15,
+    lastError: "HTTP 500: refused",
+  },
+  order: { ...base.order!, state: "refunded" },
+  related: null,
+};
+
 const CASES: CaseFacts[] = [
   base,
   { ...base, id: 42, kind: "payment-after-refund", related: { ...base.related!, event: "confirm-refund", source: "callback" }, status: "in-progress", owner: ME },
@@ -96,6 +119,8 @@ const CASES: CaseFacts[] = [
     order: { ...base.order!, state: "refunded" },
     related: null,
   },
+  takeBack,
+  { ...takeBack, id: 54, status: "resolved", resolution: "take-back-done", resolvedBy: "system:take-backs", resolvedAt: base.createdAt },
   { ...base, id: 50, status: "resolved", resolution: "honour", resolutionRef: "XX20261203000007-H50", resolvedBy: ME, resolvedAt: base.createdAt, resolvedReason: "玩家仍要这些宝石" },
   { ...base, id: 51, status: "dismissed", resolvedBy: "staff:manager@example.com", resolvedAt: base.createdAt, resolvedReason: "渠道已自行撤销" },
 ];
@@ -113,6 +138,8 @@ const DATA = [
   "companion",
   "deliver:FZ1:coins:0",
   "rf-77",
+  "refund:rf-77:XX20261203000007:coins",
+  "system:take-backs",
   "appstore:2000000123",
   "rf-9",
   "CN¥",
@@ -150,9 +177,10 @@ describe("cases in Chinese", () => {
     });
     expect(english).toEqual([]);
     const text = wordsOutsideData(render("zh", queue("manager")));
-    for (const phrase of ["订单关闭（超时关闭）3 分钟后", "应付 30.00，渠道报告实付 33.00", "多付 3.00", "已发 200/320", "发货接口返回 503，已尝试 4 次", "已超时 30 分钟", "认领", "按付款履约", "接受并退 3.00", "驳回"]) {
+    for (const phrase of ["订单关闭（超时关闭）3 分钟后", "应付 30.00，渠道报告实付 33.00", "多付 3.00", "已发 200/320", "发货接口返回 503，已尝试 4 次", "已超时 30 分钟", "未能从玩家处收回 × 320（规则：由游戏收回）：收回接口返回 500，已尝试 15 次", "认领", "按付款履约", "接受并退 3.00", "驳回"]) {
       expect(text).toContain(phrase);
     }
+    expect(wordsOutsideData(render("zh", cards("manager")))).toContain("游戏随后已完成收回或退还");
   });
 
   it("reads as the issue asks in English", () => {
@@ -160,5 +188,6 @@ describe("cases in Chinese", () => {
     expect(text).toContain("Paid CN¥18.00 by alipay-20261203100301 3 minutes after the order closed (timeout)");
     expect(text).toContain("Expected CN¥30.00, the channel reports CN¥33.00");
     expect(text).toContain("Line coins: 200 of 320 granted; the grant endpoint answered 503, 4 attempts so far");
+    expect(text).toContain("Could not take coins × 320 back from the player (rule: Revoke in the game): the revoke endpoint answered 500, 15 attempts");
   });
 });

@@ -116,6 +116,9 @@ function offerIntro(
       return t("repair.intro");
     case "compensate":
       return t("compensate.intro", { lines: offer.lines.map((l) => `${l.sku} × ${l.quantity}`).join(", ") });
+    case "retry-take-back":
+      // Still offered without an endpoint (one may be set meanwhile), but the person is told first.
+      return offer.endpointSet ? t("retry-take-back.intro") : `${t("retry-take-back.intro")} ${t("retry-take-back.noEndpoint", { endpoint: offer.endpoint })}`;
   }
 }
 

@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { useMoney } from "./case-text";
 import { assertNever } from "@/lib/orders/machine";
 
-/** What a resolution did, in words: the refund asked for, the order made, the grants written. */
+/** What a resolution did, in words: the refund asked for, the order made, the grants written, the take-back owed again. */
 export function ResolveOutcome({ outcome, tenant }: { outcome: ResolveCaseOutcome; tenant: string }) {
   const t = useTranslations("cases.outcome");
   const describe = useDescribeProblem();
@@ -45,6 +45,13 @@ export function ResolveOutcome({ outcome, tenant }: { outcome: ResolveCaseOutcom
             ))}
           </ul>
           {still(outcome.resolved)}
+        </Alert>
+      );
+    case "retrying":
+      return (
+        <Alert tone={outcome.endpointSet ? "success" : "warning"}>
+          {t("retrying")}
+          {outcome.endpointSet ? null : <p className="mt-1">{t("retryingNoEndpoint", { endpoint: outcome.endpoint })}</p>}
         </Alert>
       );
     default:

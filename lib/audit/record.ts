@@ -62,7 +62,9 @@ export type CaseAuditAction =
   | "refund-review.expired"
   /** The worker's call to the game for goods a refund took back (or a reversal gave back): it went through, or it could not. */
   | "take-back.done"
-  | "take-back.failed";
+  | "take-back.failed"
+  /** A person made a failed take-back owed to the game again, from its case (lib/cases/resolve-take-back.ts): who, and why. */
+  | "take-back.retried";
 
 export interface AuditInput {
   readonly actor: string;

@@ -3,6 +3,7 @@
 // lib/cases/queries/case-select.ts (one statement for the queue and the order page); judged by the
 // pure explain.ts and offers.ts. Plain JSON (times as ISO strings): the queue polls it.
 import type { OrderEvent, OrderState, Source } from "@/lib/orders/machine";
+import type { TakeBackStatus } from "@/lib/orders/queries/order-take-backs";
 import type { RefundStatus } from "@/lib/refunds/model";
 import type { CaseStatus } from "./model";
 
@@ -45,6 +46,22 @@ export interface CaseRefund {
   readonly updatedAt: string;
 }
 
+/**
+ * The take_backs row behind a take-back-failed case, as it is now (the case's detail is the row as
+ * it was when it failed): a retry is offered only while it is `failed`.
+ */
+export interface CaseTakeBack {
+  readonly id: number;
+  readonly status: TakeBackStatus;
+  /** The endpoint its call goes to: revoke for a take (negative units), grant for a give-back. */
+  readonly endpoint: "revoke" | "grant";
+  /**
+   * Whether the tenant can be called for it: that endpoint and a signing secret are set. Without
+   * them a retry fails again at once.
+   */
+  readonly endpointSet: boolean;
+}
+
 export interface CaseFacts {
   readonly id: number;
   readonly tenantId: string;
@@ -80,4 +97,6 @@ export interface CaseFacts {
   readonly refunds: readonly CaseRefund[];
   /** What every refund of the payment (this case's or not) holds, failed ones aside. */
   readonly reservedOfPayment: number;
+  /** take-back-failed cases only (null otherwise, or if the row is gone). */
+  readonly takeBack: CaseTakeBack | null;
 }

@@ -11,15 +11,17 @@ export const ACTIVE_STATUSES = ["open", "in-progress"] as const satisfies readon
 export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
 
 /**
- * The ways out of a case. The first five are chosen by a person (lib/cases/offers.ts says when each
- * is offered); `delivered` and `order-ended` are what the system records when it closes a delivery
- * case by itself (the lines were completed, or the order was refunded or closed and owes nothing),
- * `take-back-done` when the take_backs row behind a take-back-failed case was done after all.
+ * The ways out of a case. Those in CHOSEN_RESOLUTIONS are chosen by a person (lib/cases/offers.ts
+ * says when each is offered); `delivered` and `order-ended` are what the system records when it
+ * closes a delivery case by itself (the lines were completed, or the order was refunded or closed
+ * and owes nothing), `take-back-done` when the take_backs row behind a take-back-failed case was
+ * done after all — after a person's `retry-take-back`, or without one. The database holds the same
+ * list (migration 20261204150000_take_back_retry).
  */
-export const RESOLUTIONS = ["refund", "honour", "accept-and-refund-difference", "repair", "compensate", "delivered", "order-ended", "take-back-done"] as const;
+export const RESOLUTIONS = ["refund", "honour", "accept-and-refund-difference", "repair", "compensate", "delivered", "order-ended", "take-back-done", "retry-take-back"] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
-export const CHOSEN_RESOLUTIONS = ["refund", "honour", "accept-and-refund-difference", "repair", "compensate"] as const satisfies readonly Resolution[];
+export const CHOSEN_RESOLUTIONS = ["refund", "honour", "accept-and-refund-difference", "repair", "compensate", "retry-take-back"] as const satisfies readonly Resolution[];
 export type ChosenResolution = (typeof CHOSEN_RESOLUTIONS)[number];
 
 /** Money that arrived and could not be applied, or a refund the ledger could not follow. */

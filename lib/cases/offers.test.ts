@@ -31,6 +31,7 @@ const base: CaseFacts = {
   lines: null,
   refunds: [],
   reservedOfPayment: 0,
+  takeBack: null,
 };
 const kinds = (c: CaseFacts) => legalOffers(c).map((o) => o.kind);
 const ops = { actor: "staff:ops@example.com", role: "ops" } as const;
@@ -84,6 +85,15 @@ describe("legalOffers: each way out only where it is possible", () => {
     expect(legalOffers(goods)).toEqual([{ kind: "repair" }, { kind: "compensate", lines: [{ sku: "coins", quantity: 120 }] }, { kind: "dismiss" }]);
     expect(kinds({ ...goods, order: { ...goods.order!, state: "refunding" } })).toEqual(["dismiss"]);
     expect(kinds({ ...goods, kind: "delivery-failed", bizKey: "unrecorded:deliver:XX1:coins:0" })).toEqual(["dismiss"]);
+  });
+
+  it("a failed take-back: retry the call only while its take_backs row is failed", () => {
+    const takeBack: CaseFacts = { ...base, kind: "take-back-failed", event: null, amount: null, bizKey: "take-back:31", related: null, takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: true } };
+    expect(legalOffers(takeBack)).toEqual([{ kind: "retry-take-back", endpoint: "revoke", endpointSet: true }, { kind: "dismiss" }]);
+    expect(kinds({ ...takeBack, takeBack: { ...takeBack.takeBack!, status: "pending" } })).toEqual(["dismiss"]);
+    expect(kinds({ ...takeBack, takeBack: null })).toEqual(["dismiss"]);
+    // Only a take-back-failed case retries a row, whatever its facts say.
+    expect(kinds({ ...takeBack, kind: "store-partial-refund" })).toEqual(["dismiss"]);
   });
 });
 

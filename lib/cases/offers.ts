@@ -17,6 +17,12 @@ export type CaseOffer =
   | { readonly kind: "honour" }
   | { readonly kind: "repair" }
   | { readonly kind: "compensate"; readonly lines: readonly { readonly sku: string; readonly quantity: number }[] }
+  /**
+   * A failed take-back owed to the game again: the worker calls `endpoint` afresh and resolves the
+   * case when it goes through. `endpointSet` false: the tenant has no such endpoint, so the call
+   * fails again at once unless one is set in Settings first.
+   */
+  | { readonly kind: "retry-take-back"; readonly endpoint: "revoke" | "grant"; readonly endpointSet: boolean }
   | { readonly kind: "dismiss" };
 
 export type OfferKind = CaseOffer["kind"];
@@ -76,12 +82,15 @@ export function legalOffers(c: CaseFacts): CaseOffer[] {
       offers.push({ kind: "compensate", lines: pending.map((l) => ({ sku: l.sku, quantity: l.pending })) });
       break;
     }
+    // Only while the row is failed: a pending one is already owed (a retry would call twice), a done
+    // one closes the case by itself.
+    case "take-back-failed":
+      if (c.takeBack?.status === "failed") offers.push({ kind: "retry-take-back", endpoint: c.takeBack.endpoint, endpointSet: c.takeBack.endpointSet });
+      break;
+    // The goods are moved in the game by hand: a person can only dismiss, saying what was done.
     case "reversal-impossible":
     case "store-refund-reversed":
     case "store-partial-refund":
-    // The goods are moved in the game by hand: a person can only dismiss, saying what was done. The
-    // worker resolves the case itself should its take_backs row be done after all.
-    case "take-back-failed":
       break;
   }
   offers.push({ kind: "dismiss" });

@@ -47,6 +47,7 @@ const base: CaseFacts = {
   lines: null,
   refunds: [],
   reservedOfPayment: 0,
+  takeBack: null,
 };
 const giveBack: CaseFacts = {
   ...base,
@@ -92,10 +93,25 @@ describe("take-back-failed", () => {
     );
   });
 
-  it("offers only dismissing (a manager's, as for any money case); nothing once closed", () => {
+  it("without its row (or while the row is not failed) offers only dismissing (a manager's, as for any money case); nothing once closed", () => {
     expect(legalOffers(base)).toEqual([{ kind: "dismiss" }]);
     expect(caseControls(base, { actor: "staff:boss@example.com", role: "manager" }).offers).toEqual([{ kind: "dismiss" }]);
     expect(caseControls(base, { actor: "staff:ops@example.com", role: "ops" }).offers).toEqual([]);
+    for (const status of ["pending", "done", "recorded"] as const) {
+      expect(legalOffers({ ...base, takeBack: { id: 31, status, endpoint: "revoke", endpointSet: true } })).toEqual([{ kind: "dismiss" }]);
+    }
     expect(legalOffers({ ...base, status: "resolved", resolution: "take-back-done", resolvedAt: base.createdAt, resolvedBy: "system:take-backs" })).toEqual([]);
+  });
+
+  it("offers a retry to ops and up while its row is failed, saying whether the endpoint is set", () => {
+    const failed: CaseFacts = { ...base, takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: false } };
+    expect(legalOffers(failed)).toEqual([{ kind: "retry-take-back", endpoint: "revoke", endpointSet: false }, { kind: "dismiss" }]);
+    expect(caseControls(failed, { actor: "staff:ops@example.com", role: "ops" }).offers).toEqual([{ kind: "retry-take-back", endpoint: "revoke", endpointSet: false }]);
+    expect(caseControls(failed, { actor: "staff:boss@example.com", role: "manager" }).offers.map((o) => o.kind)).toEqual(["retry-take-back", "dismiss"]);
+    expect(caseControls(failed, { actor: "staff:agent@example.com", role: "agent" }).offers).toEqual([]);
+    // In progress after a retry that failed again: its owner may retry once more.
+    const again: CaseFacts = { ...failed, ...giveBack, takeBack: { id: 31, status: "failed", endpoint: "grant", endpointSet: true }, status: "in-progress", owner: "staff:ops@example.com", resolution: "retry-take-back" };
+    expect(caseControls(again, { actor: "staff:ops@example.com", role: "ops" }).offers).toEqual([{ kind: "retry-take-back", endpoint: "grant", endpointSet: true }]);
+    expect(legalOffers({ ...again, status: "resolved" })).toEqual([]);
   });
 });

@@ -150,7 +150,7 @@ function cases(orderId: number) {
   );
 }
 
-/** What a retry would do to a failed row (nothing in the app does it yet): owed and due again. */
+/** What a retry does to a failed row (lib/cases/resolve-take-back.ts, from its case): owed and due again. */
 async function retryFailed(id: number): Promise<void> {
   await getPool().query(`UPDATE take_backs SET status = 'pending', next_attempt_at = now() - interval '1 second' WHERE id = $1 AND status = 'failed'`, [id]);
 }

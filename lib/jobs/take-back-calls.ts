@@ -226,8 +226,6 @@ function send(
   });
 }
 
-// lib/audit/record.ts does not list these actions yet; until its CaseAuditAction does, they are
-// named here (the cast goes when it does).
 const AUDIT_ACTION: Record<"done" | "failed", CaseAuditAction> = {
   done: "take-back.done",
   failed: "take-back.failed",

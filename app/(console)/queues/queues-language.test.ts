@@ -51,6 +51,7 @@ const base: CaseFacts = {
   lines: null,
   refunds: [],
   reservedOfPayment: 0,
+  takeBack: null,
 };
 const goods: Partial<CaseFacts> = {
   amount: null,
@@ -80,6 +81,7 @@ const takeBack: CaseFacts = {
   },
   order: { ...base.order!, state: "refunded" },
   related: null,
+  takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: false },
 };
 
 const CASES: CaseFacts[] = [
@@ -121,6 +123,8 @@ const CASES: CaseFacts[] = [
   },
   takeBack,
   { ...takeBack, id: 54, status: "resolved", resolution: "take-back-done", resolvedBy: "system:take-backs", resolvedAt: base.createdAt },
+  // Retried by its owner; the worker has not answered yet (the row is pending: nothing to offer).
+  { ...takeBack, id: 55, status: "in-progress", owner: ME, resolution: "retry-take-back", takeBack: { ...takeBack.takeBack!, status: "pending" } },
   { ...base, id: 50, status: "resolved", resolution: "honour", resolutionRef: "XX20261203000007-H50", resolvedBy: ME, resolvedAt: base.createdAt, resolvedReason: "玩家仍要这些宝石" },
   { ...base, id: 51, status: "dismissed", resolvedBy: "staff:manager@example.com", resolvedAt: base.createdAt, resolvedReason: "渠道已自行撤销" },
 ];
@@ -177,10 +181,11 @@ describe("cases in Chinese", () => {
     });
     expect(english).toEqual([]);
     const text = wordsOutsideData(render("zh", queue("manager")));
-    for (const phrase of ["订单关闭（超时关闭）3 分钟后", "应付 30.00，渠道报告实付 33.00", "多付 3.00", "已发 200/320", "发货接口返回 503，已尝试 4 次", "已超时 30 分钟", "未能从玩家处收回 × 320（规则：由游戏收回）：收回接口返回 500，已尝试 15 次", "认领", "按付款履约", "接受并退 3.00", "驳回"]) {
+    for (const phrase of ["订单关闭（超时关闭）3 分钟后", "应付 30.00，渠道报告实付 33.00", "多付 3.00", "已发 200/320", "发货接口返回 503，已尝试 4 次", "已超时 30 分钟", "未能从玩家处收回 × 320（规则：由游戏收回）：收回接口返回 500，已尝试 15 次", "认领", "按付款履约", "接受并退 3.00", "重新调用", "驳回"]) {
       expect(text).toContain(phrase);
     }
     expect(wordsOutsideData(render("zh", cards("manager")))).toContain("游戏随后已完成收回或退还");
+    expect(wordsOutsideData(render("zh", cards("manager")))).toContain("已重新调用游戏");
   });
 
   it("reads as the issue asks in English", () => {

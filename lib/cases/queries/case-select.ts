@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
 import { lineProgress } from "@/lib/orders/progress";
+import { TAKE_BACK_STATUSES } from "@/lib/orders/queries/order-take-backs";
 import { lineLedgerRow, lineLedgerSql } from "@/lib/orders/rows";
 import { REFUND_STATUSES } from "@/lib/refunds/model";
 import type { CaseFacts } from "../facts";
@@ -21,6 +22,15 @@ export const CASE_JOINS = `JOIN tenants t ON t.id = e.tenant_id LEFT JOIN orders
 // The transition each money kind is explained by (lib/cases/facts.ts CaseRelated).
 const RELATED_EVENT = `CASE e.kind WHEN 'payment-after-close' THEN 'close' WHEN 'payment-after-refund' THEN 'confirm-refund'
   WHEN 'second-payment' THEN 'pay' WHEN 'amount-mismatch' THEN 'pay' END`;
+
+// The take_backs row of a take-back-failed case, by its primary key out of the case's bizKey
+// ('take-back:' || id, lib/cases/model.ts takeBackCaseKey); the pattern keeps a bizKey that is not
+// one (a hand-made row) from failing the cast, and so the whole page.
+const TAKE_BACK_SQL = `CASE WHEN e.kind = 'take-back-failed' AND e.biz_key ~ '^take-back:[0-9]{1,18}$' THEN
+    (SELECT json_build_object('id', b.id, 'status', b.status, 'endpoint', CASE WHEN b.units < 0 THEN 'revoke' ELSE 'grant' END, 'endpointSet',
+              s.signing_secret IS NOT NULL AND CASE WHEN b.units < 0 THEN s.revoke_endpoint_url ELSE s.grant_endpoint_url END IS NOT NULL)
+     FROM take_backs b LEFT JOIN tenant_settings s ON s.tenant_id = b.tenant_id
+     WHERE b.id = substr(e.biz_key, 11)::bigint AND b.tenant_id = e.tenant_id) END`;
 
 export const CASE_COLUMNS = `e.id, e.tenant_id AS "tenantId", e.order_id AS "orderId", e.kind, e.event, e.biz_key AS "bizKey", e.amount,
   coalesce(o.currency, t.currency) AS currency, e.detail, e.actor, e.status, e.owner,
@@ -43,7 +53,8 @@ export const CASE_COLUMNS = `e.id, e.tenant_id AS "tenantId", e.order_id AS "ord
      FROM payment_refunds r WHERE r.tenant_id = e.tenant_id AND r.case_id = e.id) AS refunds,
   CASE WHEN e.amount IS NULL OR e.biz_key = '' THEN 0 ELSE
     (SELECT coalesce(sum(r.amount), 0) FROM payment_refunds r
-     WHERE r.tenant_id = e.tenant_id AND r.payment_txn = e.biz_key AND r.status <> 'failed') END::bigint AS "reservedOfPayment"`;
+     WHERE r.tenant_id = e.tenant_id AND r.payment_txn = e.biz_key AND r.status <> 'failed') END::bigint AS "reservedOfPayment",
+  ${TAKE_BACK_SQL} AS "takeBack"`;
 
 const caseRow = z.object({
   id: z.number(),
@@ -85,6 +96,7 @@ const caseRow = z.object({
     }),
   ),
   reservedOfPayment: z.number(),
+  takeBack: z.object({ id: z.number(), status: z.enum(TAKE_BACK_STATUSES), endpoint: z.enum(["revoke", "grant"]), endpointSet: z.boolean() }).nullable(),
 });
 
 /** Decodes a row of CASE_COLUMNS into the facts the pure judges read. */

@@ -6,6 +6,8 @@ import { caseScope } from "@/lib/auth/scope";
 import { CHOSEN_RESOLUTIONS } from "@/lib/cases/model";
 import { resolveDeliveryCase, type DeliveryResolveResult } from "@/lib/cases/resolve-delivery";
 import { resolveMoneyCase, type MoneyResolveResult } from "@/lib/cases/resolve-money";
+import { resolveTakeBackCase, type TakeBackResolveResult } from "@/lib/cases/resolve-take-back";
+import { assertNever } from "@/lib/orders/machine";
 import { reasonInput } from "@/lib/orders/console-event";
 import { caseId } from "./case-input";
 
@@ -17,12 +19,12 @@ const input = z.object({
   requestKey: z.uuid(),
 });
 
-export type ResolveCaseOutcome = MoneyResolveResult | DeliveryResolveResult;
+export type ResolveCaseOutcome = MoneyResolveResult | DeliveryResolveResult | TakeBackResolveResult;
 
 /**
  * Resolves a case with the way out the case offers the caller now (lib/cases/offers.ts): a refund
  * at the channel, honouring a late payment, accepting an overpayment, repairing or compensating a
- * delivery. Anything else is refused with why.
+ * delivery, retrying a failed take-back. Anything else is refused with why.
  */
 export const resolveCase = defineAction(
   { name: "cases.resolve", permission: "cases:work", input, scope: caseScope((v: z.output<typeof input>) => v.caseId) },
@@ -32,8 +34,14 @@ export const resolveCase = defineAction(
       case "repair":
       case "compensate":
         return resolveDeliveryCase({ ...common, offer: v.resolution });
-      default:
+      case "retry-take-back":
+        return resolveTakeBackCase({ ...common, offer: v.resolution });
+      case "refund":
+      case "honour":
+      case "accept-and-refund-difference":
         return resolveMoneyCase({ ...common, offer: v.resolution });
+      default:
+        return assertNever(v.resolution);
     }
   },
 );

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
-import { NextIntlClientProvider } from "next-intl";
-import { getLocale, getTranslations } from "next-intl/server";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { IntlProvider } from "@/components/i18n/intl-provider";
+import { isLocale } from "@/lib/i18n/locales";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -12,10 +13,13 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();
+  const timeZone = await getTimeZone();
   return (
     <html lang={locale === "zh" ? "zh-CN" : "en"}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
-        <NextIntlClientProvider>{children}</NextIntlClientProvider>
+        <IntlProvider locale={isLocale(locale) ? locale : "en"} timeZone={timeZone}>
+          {children}
+        </IntlProvider>
       </body>
     </html>
   );

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appleNotificationBody, testAppleChain, type TestAppleChain, type TestNotification } from "@/lib/test/apple-store";
+import { verifyChains } from "@/lib/audit/chain";
 import { getPool } from "@/lib/db/pool";
 import { useFreshDatabase } from "@/lib/test/database";
 import { connectedTenant, deliveredStoreOrder, orderLedger, postAppleNotification, type OrderLedger } from "@/lib/test/store-orders";
@@ -113,10 +114,18 @@ describe("App Store notifications: any arrival order, the same ledger", () => {
           if (!p.story.startsWith("reversed")) {
             expect(refundTransitions, p.story).toEqual(expected.state === "refunded" ? ["request-refund/store/store:appstore", "confirm-refund/store/store:appstore"] : []);
           }
+          // The order's audit log holds each notification exactly once, however often it arrived.
+          const facts = await getPool().query<{ uuid: string }>(
+            `SELECT detail ->> 'notificationUUID' AS uuid FROM audit_events WHERE order_id = $1 AND action = 'store.notification'`,
+            [p.orderId],
+          );
+          expect(facts.rows.map((f) => f.uuid).sort(), p.story).toEqual(p.notifications.map((n) => n.uuid).sort());
         }
       }),
       { numRuns: RUNS },
     );
+    // Every fact written above (transitions, grants, notifications) is in an intact hash chain.
+    expect(await verifyChains({ tenant: TENANT })).toMatchObject({ ok: true });
   }, 120_000);
 
   it("a reversal, whichever arrives first and however often: the order ends delivered holding everything, and goods came back at most once", async () => {

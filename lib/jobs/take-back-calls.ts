@@ -239,25 +239,20 @@ const settledRow = z.object({ attempts: z.number() });
  * someone who already moved the goods by hand) is the one that counts.
  */
 export function takeBackCase(row: ClaimedTakeBack, call: TakeBackCall, settled: { readonly attempts: number; readonly error: string }): ExceptionDraft {
-  const id = call.endpoint === "revoke" ? { revocationId: call.request.revocationId } : { grantId: call.request.grantId };
   return {
     tenantId: row.tenantId,
     orderId: row.orderId,
     kind: "take-back-failed",
     bizKey: takeBackCaseKey(row.id),
     actor: TAKE_BACK_ACTOR,
-    detail: {
-      takeBackId: row.id,
-      sku: row.sku,
-      units: row.units,
-      rule: row.rule,
-      ledgerGrantId: row.grantId,
-      endpoint: call.endpoint,
-      ...id,
-      attempts: settled.attempts,
-      lastError: settled.error,
-    },
+    detail: { ...callFacts(row, call, settled.attempts), lastError: settled.error },
   };
+}
+
+/** What the audit fact and the case both say about a row's call: which goods, under which rule, the id the game saw. */
+function callFacts(row: ClaimedTakeBack, call: TakeBackCall, attempts: number): Record<string, unknown> {
+  const id = call.endpoint === "revoke" ? { revocationId: call.request.revocationId } : { grantId: call.request.grantId };
+  return { takeBackId: row.id, sku: row.sku, units: row.units, rule: row.rule, ledgerGrantId: row.grantId, endpoint: call.endpoint, ...id, attempts };
 }
 
 /**
@@ -287,7 +282,6 @@ async function settle(pool: pg.Pool, row: ClaimedTakeBack, call: TakeBackCall, o
         [row.id, outcome.status, outcome.tried, outcome.status === "done" ? null : outcome.error, outcome.status === "pending" ? outcome.retryInMs : null, now ?? null, row.leaseUntil],
       );
       if (!settled || outcome.status === "pending") return settled !== null;
-      const id = call.endpoint === "revoke" ? { revocationId: call.request.revocationId } : { grantId: call.request.grantId };
       await audit(
         {
           actor: TAKE_BACK_ACTOR,
@@ -295,17 +289,7 @@ async function settle(pool: pg.Pool, row: ClaimedTakeBack, call: TakeBackCall, o
           tenantId: row.tenantId,
           orderId: row.orderId,
           target: `take-back:${row.id}`,
-          detail: {
-            takeBackId: row.id,
-            sku: row.sku,
-            units: row.units,
-            rule: row.rule,
-            ledgerGrantId: row.grantId,
-            endpoint: call.endpoint,
-            ...id,
-            attempts: settled.attempts,
-            ...(outcome.status === "failed" ? { error: outcome.error } : {}),
-          },
+          detail: { ...callFacts(row, call, settled.attempts), ...(outcome.status === "failed" ? { error: outcome.error } : {}) },
         },
         prisma,
       );

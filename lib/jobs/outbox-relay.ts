@@ -1,7 +1,6 @@
 import "server-only";
 import type pg from "pg";
 import { z } from "zod";
-import { getPool } from "@/lib/db/pool";
 import { rows, type Queryable } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
@@ -12,14 +11,14 @@ import { serverApiTokens } from "@/lib/stores/apple/server-api-token";
 import type { ReviewAnswerMessage } from "@/lib/stores/reviews/model";
 import { PAST_DEADLINE } from "@/lib/stores/reviews/model";
 import { answerOf, settleReviewAnswers } from "@/lib/stores/reviews/settle-answers";
-import { backoffMs } from "./backoff";
+import { leasedCallSettings, MAX_CALL_ATTEMPTS, retryAfterFailure, type LeasedCallOptions } from "./leased-call";
 import { NO_WEBHOOK } from "./no-webhook";
 import { runConcurrently } from "./run-concurrently";
 import { MESSAGE_ID_HEADER, TOPIC_HEADER } from "./signature";
 import { postSigned, putJson, type SignedPostResult } from "./signed-post";
 
-/** Attempts before a message is `dead` (then ops retry it from the console). ~4 h of trying. */
-export const MAX_DELIVERY_ATTEMPTS = 15;
+/** Attempts before a message is `dead` (then ops retry it from the console). */
+export const MAX_DELIVERY_ATTEMPTS = MAX_CALL_ATTEMPTS;
 
 /**
  * A tenant without a webhook URL has asked for no notifications. Its messages are marked
@@ -30,28 +29,6 @@ export const MAX_DELIVERY_ATTEMPTS = 15;
  * message as "not sent: no webhook configured", never as delivered.
  */
 export { NO_WEBHOOK };
-
-/**
- * How a job that claims rows under a lease and calls out for each is run (the outbox relay, the
- * take-back calls): every knob has a default; tests turn them.
- */
-export interface LeasedCallOptions {
-  /** Rows claimed per run. */
-  readonly batchSize?: number;
-  readonly fetch?: typeof globalThis.fetch;
-  /** The job's clock. Default: the database's now(). */
-  readonly now?: Date;
-  /** How long a claim lasts: a worker that crashes mid-batch frees its rows after this. */
-  readonly leaseMs?: number;
-  /** Per-request timeout. Keep well under leaseMs. */
-  readonly timeoutMs?: number;
-  readonly maxAttempts?: number;
-  /** Requests in flight per batch. */
-  readonly concurrency?: number;
-  /** For the backoff's jitter (tests pass a constant). */
-  readonly random?: () => number;
-  readonly pool?: pg.Pool;
-}
 
 export interface RelayReport {
   readonly claimed: number;
@@ -161,19 +138,16 @@ interface Settlement {
  * messages (retries and parallel requests reorder them); payloads carry the order's version.
  */
 export async function relayOutbox(options: LeasedCallOptions = {}): Promise<RelayReport> {
-  const pool = options.pool ?? getPool();
-  const fetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxAttempts = options.maxAttempts ?? MAX_DELIVERY_ATTEMPTS;
-  const random = options.random ?? Math.random;
+  const settings = leasedCallSettings(options, { batchSize: 100, concurrency: 16 });
+  const { pool, fetch, timeoutMs } = settings;
 
   const claimed = await claimOutboxBatch(pool, {
-    batchSize: options.batchSize ?? 100,
-    leaseMs: options.leaseMs ?? Math.max(60_000, 3 * timeoutMs),
+    batchSize: settings.batchSize,
+    leaseMs: settings.leaseMs,
     ...(options.now ? { now: options.now } : {}),
   });
   const settlements: Settlement[] = [];
-  await runConcurrently(claimed, options.concurrency ?? 16, async (message) => {
+  await runConcurrently(claimed, settings.concurrency, async (message) => {
     // A refund review's answer goes to the store's own API, and never once the store stopped listening.
     const answer = answerOf(message.topic, message.payload);
     if (answer && Date.parse(answer.deadlineAt) <= (options.now ?? new Date()).getTime()) {
@@ -199,17 +173,9 @@ export async function relayOutbox(options: LeasedCallOptions = {}): Promise<Rela
       settlements.push({ ...about(message), status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil });
       return;
     }
-    const failures = message.attempts + 1;
-    const dead = failures >= maxAttempts;
-    settlements.push({
-      ...about(message),
-      status: dead ? "dead" : "pending",
-      tried: 1,
-      error: sent.error,
-      retryInMs: dead ? null : backoffMs(failures, random),
-      leaseUntil: message.leaseUntil,
-    });
-    if (dead) log.warn({ messageId: message.id, tenantId: message.tenantId, attempts: failures, error: sent.error }, "webhook message is dead");
+    const retryInMs = retryAfterFailure(message.attempts, settings);
+    settlements.push({ ...about(message), status: retryInMs === null ? "dead" : "pending", tried: 1, error: sent.error, retryInMs, leaseUntil: message.leaseUntil });
+    if (retryInMs === null) log.warn({ messageId: message.id, tenantId: message.tenantId, attempts: message.attempts + 1, error: sent.error }, "webhook message is dead");
   });
 
   await settle(pool, settlements, options.now);

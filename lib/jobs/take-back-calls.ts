@@ -4,14 +4,12 @@ import { z } from "zod";
 import { audit, type CaseAuditAction } from "@/lib/audit/record";
 import { takeBackCaseKey } from "@/lib/cases/model";
 import { settleTakeBackCase } from "@/lib/cases/settle-take-back-case";
-import { getPool } from "@/lib/db/pool";
 import { maybeOne, rows } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
 import type { ExceptionDraft } from "@/lib/orders/decide";
 import { recordException } from "@/lib/orders/record-exception";
-import { backoffMs } from "./backoff";
-import type { LeasedCallOptions } from "./outbox-relay";
+import { leasedCallSettings, retryAfterFailure, type LeasedCallOptions, type LeasedCallSettings } from "./leased-call";
 import { callGrantEndpoint, type GrantRequest } from "./delivery-call";
 import { runConcurrently } from "./run-concurrently";
 import { postSigned, type SignedPostResult } from "./signed-post";
@@ -23,13 +21,6 @@ import { postSigned, type SignedPostResult } from "./signed-post";
 // and a `failed` row files a `take-back-failed` case for ops in the same transaction.
 
 export const TAKE_BACK_ACTOR = "system:take-backs";
-
-/**
- * Calls before a row is `failed`. The delivery coordinator has no such limit (an undelivered order
- * stays on ops' stuck queue instead); this is the outbox relay's budget (MAX_DELIVERY_ATTEMPTS),
- * about four hours of backoff, after which the row's `take-back-failed` case is what ops act on.
- */
-export const MAX_TAKE_BACK_ATTEMPTS = 15;
 
 export const NO_REVOKE_ENDPOINT = "no revoke endpoint configured";
 export const NO_GRANT_ENDPOINT = "no grant endpoint configured";
@@ -153,16 +144,11 @@ export type Outcome =
 export type Sent = SignedPostResult | { readonly ok: false; readonly status: null; readonly error: string; readonly unconfigured: true };
 
 /** Pure: the outcome of a call (or of having nothing to call) for a row with `attempts` before it. */
-export function outcomeOf(
-  attempts: number,
-  sent: Sent,
-  options: { readonly maxAttempts: number; readonly random: () => number },
-): Outcome {
+export function outcomeOf(attempts: number, sent: Sent, settings: Pick<LeasedCallSettings, "maxAttempts" | "random">): Outcome {
   if (sent.ok) return { status: "done", tried: 1 };
   if ("unconfigured" in sent) return { status: "failed", tried: 0, error: sent.error };
-  const failures = attempts + 1;
-  if (failures >= options.maxAttempts) return { status: "failed", tried: 1, error: sent.error };
-  return { status: "pending", tried: 1, error: sent.error, retryInMs: backoffMs(failures, options.random) };
+  const retryInMs = retryAfterFailure(attempts, settings);
+  return retryInMs === null ? { status: "failed", tried: 1, error: sent.error } : { status: "pending", tried: 1, error: sent.error, retryInMs };
 }
 
 const log = logger.child({ job: "take-back-calls" });
@@ -175,21 +161,19 @@ const log = logger.child({ job: "take-back-calls" });
  * after the lease, with the same id (takeBackCallId), and the game answers "already done".
  */
 export async function runTakeBackCalls(options: LeasedCallOptions = {}): Promise<TakeBackCallReport> {
-  const pool = options.pool ?? getPool();
-  const fetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const decide = { maxAttempts: options.maxAttempts ?? MAX_TAKE_BACK_ATTEMPTS, random: options.random ?? Math.random };
+  const settings = leasedCallSettings(options, { batchSize: 50, concurrency: 8 });
+  const { pool } = settings;
 
   const claimed = await claimTakeBacks(pool, {
-    batchSize: options.batchSize ?? 50,
-    leaseMs: options.leaseMs ?? Math.max(60_000, 3 * timeoutMs),
+    batchSize: settings.batchSize,
+    leaseMs: settings.leaseMs,
     ...(options.now ? { now: options.now } : {}),
   });
   const counts = { claimed: claimed.length, done: 0, retrying: 0, failed: 0, stale: 0 };
-  await runConcurrently(claimed, options.concurrency ?? 8, async (row) => {
+  await runConcurrently(claimed, settings.concurrency, async (row) => {
     const call = takeBackCall(row);
-    const sent = await send(call, row.signingSecret, { fetch, timeoutMs, now: options.now });
-    const outcome = outcomeOf(row.attempts, sent, decide);
+    const sent = await send(call, row.signingSecret, settings);
+    const outcome = outcomeOf(row.attempts, sent, settings);
     if (!(await settle(pool, row, call, outcome, options.now))) {
       counts.stale++;
       return;

@@ -1,7 +1,7 @@
 import { useTranslations } from "next-intl";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import type { OrderTakeBack } from "@/lib/orders/queries/order-take-backs";
+import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
 
 const STATUS_TONE: Readonly<Record<OrderTakeBack["status"], string>> = {
   pending: "bg-amber-50 text-amber-900",

@@ -3,7 +3,7 @@
 // lib/cases/queries/case-select.ts (one statement for the queue and the order page); judged by the
 // pure explain.ts and offers.ts. Plain JSON (times as ISO strings): the queue polls it.
 import type { OrderEvent, OrderState, Source } from "@/lib/orders/machine";
-import type { TakeBackStatus } from "@/lib/orders/queries/order-take-backs";
+import type { TakeBackStatus } from "@/lib/orders/take-back";
 import type { RefundStatus } from "@/lib/refunds/model";
 import type { CaseStatus } from "./model";
 

@@ -19,6 +19,13 @@ export const TAKE_BACK_RULES = ["revoke", "negative-balance", "write-off"] as co
 export type TakeBackRule = (typeof TAKE_BACK_RULES)[number];
 export type TakeBackRules = Readonly<Record<LineKind, TakeBackRule>>;
 
+/**
+ * take_backs.status (the migration's CHECK says the same). pending: a call to the game is owed;
+ * done: the game confirmed it; failed: it could not be made; recorded: nothing to call (a debt, a write-off).
+ */
+export const TAKE_BACK_STATUSES = ["pending", "done", "failed", "recorded"] as const;
+export type TakeBackStatus = (typeof TAKE_BACK_STATUSES)[number];
+
 /** Seed 000's rule: consumables are taken back; a cosmetic or an item cannot be, so it is written off. */
 export const DEFAULT_TAKE_BACK_RULES: TakeBackRules = { currency: "revoke", stamina: "revoke", cosmetic: "write-off", item: "write-off" };
 

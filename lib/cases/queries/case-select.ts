@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
 import { lineProgress } from "@/lib/orders/progress";
-import { TAKE_BACK_STATUSES } from "@/lib/orders/queries/order-take-backs";
+import { TAKE_BACK_STATUSES } from "@/lib/orders/take-back";
 import { lineLedgerRow, lineLedgerSql } from "@/lib/orders/rows";
 import { REFUND_STATUSES } from "@/lib/refunds/model";
 import type { CaseFacts } from "../facts";

@@ -6,7 +6,7 @@ import { playerMoneySql } from "@/lib/players/queries/player-summary";
 import { refundWatch, type RefundWatch } from "@/lib/players/refund-watch";
 import { storedCannedReasons, type CannedReasons } from "@/lib/settings/canned-reasons";
 import { dwellThresholds, type DwellThresholds } from "../stuck";
-import { storedTakeBackRules, type TakeBackRules } from "../take-back";
+import { storedTakeBackRules, TAKE_BACK_RULES, TAKE_BACK_STATUSES, type TakeBackRules } from "../take-back";
 
 /** What the order page shows beside the order's own rows: its product's name and settings, its age. */
 export interface OrderPageFacts {
@@ -22,7 +22,24 @@ export interface OrderPageFacts {
   readonly takeBackRules: TakeBackRules;
   /** Whether the tenant has set where `revoke` calls go: without it, they fail. */
   readonly revokeEndpointSet: boolean;
+  /** What each refund (or a store's reversal of it) did to the order's goods, oldest first. */
+  readonly takeBacks: readonly OrderTakeBack[];
 }
+
+const takeBackRow = z.object({
+  id: z.number(),
+  sku: z.string(),
+  kind: z.string(),
+  /** Negative: taken back; positive: given back after the store reversed its refund. */
+  units: z.number(),
+  rule: z.enum(TAKE_BACK_RULES),
+  status: z.enum(TAKE_BACK_STATUSES),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  createdAt: z.coerce.date(),
+});
+/** One take_backs row of an order, as the order page lists it. */
+export type OrderTakeBack = z.output<typeof takeBackRow>;
 
 const factsRow = z.object({
   tenantName: z.string(),
@@ -34,10 +51,12 @@ const factsRow = z.object({
   takeBackRules: storedTakeBackRules,
   revokeEndpointSet: z.boolean(),
   playerMoney: z.array(z.object({ currency: z.string(), paid: z.number(), refunded: z.number() })),
+  takeBacks: z.array(takeBackRow),
 });
 
 /**
- * One primary-key lookup per table (orders by (tenant_id, order_no), tenants, tenant_settings); when
+ * One primary-key lookup per table (orders by (tenant_id, order_no), tenants, tenant_settings), the
+ * order's take-backs (a range of take_backs' unique (tenant_id, order_id, sku, grant_id) index); when
  * the tenant keeps a refund watch list, also the player's money — a range of the player's orders
  * (tenant_id, player_id, created_at), with index lookups per order — in the same statement.
  */
@@ -51,7 +70,10 @@ export async function getOrderPageFacts(tenantId: string, orderNo: string): Prom
             s.refund_watch_percent AS "refundWatchPercent",
             coalesce(s.take_back_rules, '{}') AS "takeBackRules", s.revoke_endpoint_url IS NOT NULL AS "revokeEndpointSet",
             (SELECT coalesce(json_agg(json_build_object('currency', m.currency, 'paid', m.paid, 'refunded', m.refunded)), '[]')
-             FROM (${playerMoneySql("o.tenant_id", "o.player_id")}) m WHERE s.refund_watch_percent IS NOT NULL) AS "playerMoney"
+             FROM (${playerMoneySql("o.tenant_id", "o.player_id")}) m WHERE s.refund_watch_percent IS NOT NULL) AS "playerMoney",
+            (SELECT coalesce(json_agg(json_build_object('id', k.id, 'sku', k.sku, 'kind', k.kind, 'units', k.units, 'rule', k.rule, 'status', k.status,
+                                                        'attempts', k.attempts, 'lastError', k.last_error, 'createdAt', k.created_at) ORDER BY k.id), '[]')
+             FROM take_backs k WHERE k.tenant_id = o.tenant_id AND k.order_id = o.id) AS "takeBacks"
      FROM orders o JOIN tenants t ON t.id = o.tenant_id LEFT JOIN tenant_settings s ON s.tenant_id = o.tenant_id
      WHERE o.tenant_id = $1 AND o.order_no = $2`,
     [tenantId, orderNo],

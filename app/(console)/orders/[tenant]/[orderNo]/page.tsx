@@ -25,7 +25,6 @@ import { availableEvents } from "@/lib/orders/machine";
 import { paymentOf } from "@/lib/orders/payment";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 import { getOrderPageFacts } from "@/lib/orders/queries/order-page-facts";
-import { orderTakeBacks } from "@/lib/orders/queries/order-take-backs";
 import { pendingApproval, refusedRefunds } from "@/lib/orders/refund-history";
 import { dwellOf } from "@/lib/orders/stuck";
 import { mergeTimeline } from "@/lib/orders/timeline";
@@ -45,7 +44,7 @@ export default async function OrderPage({ params }: Props) {
   const orderNo = pathSegment(rawOrderNo);
   // Out of scope looks exactly like missing (and is audited): ids cannot be probed across tenants.
   const resolved = await requireResource(staff, orderScope((v: { tenant: string; orderNo: string }) => v), { tenant, orderNo });
-  const [detail, facts, takeBacks] = await Promise.all([getOrderDetail(tenant, orderNo), getOrderPageFacts(tenant, orderNo), orderTakeBacks(tenant, resolved.id)]);
+  const [detail, facts] = await Promise.all([getOrderDetail(tenant, orderNo), getOrderPageFacts(tenant, orderNo)]);
   if (!detail || !facts) notFound();
   const { order } = detail;
   const t = await getTranslations("orderPage");
@@ -123,12 +122,12 @@ export default async function OrderPage({ params }: Props) {
         />
       </section>
 
-      {takeBacks.length > 0 ? (
+      {facts.takeBacks.length > 0 ? (
         <section className="space-y-2 rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="taken-back-heading">
           <h2 id="taken-back-heading" className="font-semibold">
             {t("takenBack")}
           </h2>
-          <TakenBackList takeBacks={takeBacks} />
+          <TakenBackList takeBacks={facts.takeBacks} />
         </section>
       ) : null}
 

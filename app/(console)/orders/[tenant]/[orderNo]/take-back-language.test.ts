@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TakeBackPreview, takeBackPreview, type TakeBackPreviewData } from "@/components/orders/take-back-preview";
 import { TakenBackList } from "@/components/orders/taken-back-list";
 import type { Locale } from "@/lib/i18n/locales";
-import type { OrderTakeBack } from "@/lib/orders/queries/order-take-backs";
+import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
 
@@ -47,7 +47,6 @@ const row = (id: number, units: number, rule: OrderTakeBack["rule"], status: Ord
   attempts: status === "recorded" ? 0 : 2,
   lastError,
   createdAt: at,
-  updatedAt: at,
 });
 const TAKE_BACKS = [
   row(1, -60, "revoke", "pending", "HTTP 503 from the game"),

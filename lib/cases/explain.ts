@@ -3,7 +3,7 @@
 // language (describe-case.ts). Pure; used by the queue, the order page and the API alike.
 import type { PendingLine, Refusal } from "@/lib/problems";
 import { isOrderState, type OrderState } from "@/lib/orders/machine";
-import { TAKE_BACK_RULES, type TakeBackRule } from "@/lib/orders/take-back";
+import { NO_GRANT_ENDPOINT, NO_REVOKE_ENDPOINT, TAKE_BACK_RULES, type TakeBackRule } from "@/lib/orders/take-back";
 import type { CaseFacts } from "./facts";
 import { isUnrecordedGrant } from "./model";
 
@@ -77,12 +77,9 @@ export function callFailure(error: string | null): CallFailure | null {
   return { kind: "network", message: error };
 }
 
-// lib/jobs/take-back-calls.ts NO_REVOKE_ENDPOINT / NO_GRANT_ENDPOINT (server-only, so not imported:
-// this file is read in the browser too); its integration test explains a filed case to hold them together.
-const NO_ENDPOINT = /^no (?:revoke|grant) endpoint configured$/;
-
-function takeBackFailure(error: string | null): TakeBackFailure | null {
-  return error !== null && NO_ENDPOINT.test(error) ? { kind: "no-endpoint" } : callFailure(error);
+/** A take-back call's last error as data: no endpoint to call, or how the call failed. */
+export function takeBackFailure(error: string | null): TakeBackFailure | null {
+  return error === NO_REVOKE_ENDPOINT || error === NO_GRANT_ENDPOINT ? { kind: "no-endpoint" } : callFailure(error);
 }
 
 function closer(bizKey: string, source: string): Closer {

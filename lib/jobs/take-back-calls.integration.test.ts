@@ -7,13 +7,12 @@ import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import { NO_GRANT_ENDPOINT, NO_REVOKE_ENDPOINT } from "@/lib/orders/take-back";
 import { useFreshDatabase } from "@/lib/test/database";
 import type { GrantRequest } from "./delivery-call";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "./signature";
 import {
   claimTakeBacks,
-  NO_GRANT_ENDPOINT,
-  NO_REVOKE_ENDPOINT,
   runTakeBackCalls,
   TAKE_BACK_ACTOR,
   takeBackCallId,

@@ -9,6 +9,7 @@ import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
 import type { ExceptionDraft } from "@/lib/orders/decide";
 import { recordException } from "@/lib/orders/record-exception";
+import { NO_GRANT_ENDPOINT, NO_REVOKE_ENDPOINT } from "@/lib/orders/take-back";
 import { leasedCallSettings, retryAfterFailure, type LeasedCallOptions, type LeasedCallSettings } from "./leased-call";
 import { callGrantEndpoint, type GrantRequest } from "./delivery-call";
 import { runConcurrently } from "./run-concurrently";
@@ -22,8 +23,6 @@ import { postSigned, type SignedPostResult } from "./signed-post";
 
 export const TAKE_BACK_ACTOR = "system:take-backs";
 
-export const NO_REVOKE_ENDPOINT = "no revoke endpoint configured";
-export const NO_GRANT_ENDPOINT = "no grant endpoint configured";
 
 /**
  * The body POSTed to a tenant's revoke endpoint. A 2xx means: taken back (or already taken back) in

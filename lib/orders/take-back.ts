@@ -26,6 +26,10 @@ export type TakeBackRules = Readonly<Record<LineKind, TakeBackRule>>;
 export const TAKE_BACK_STATUSES = ["pending", "done", "failed", "recorded"] as const;
 export type TakeBackStatus = (typeof TAKE_BACK_STATUSES)[number];
 
+/** A take_backs row's last_error when the tenant has not set the endpoint its call needs (no call is made). */
+export const NO_REVOKE_ENDPOINT = "no revoke endpoint configured";
+export const NO_GRANT_ENDPOINT = "no grant endpoint configured";
+
 /** Seed 000's rule: consumables are taken back; a cosmetic or an item cannot be, so it is written off. */
 export const DEFAULT_TAKE_BACK_RULES: TakeBackRules = { currency: "revoke", stamina: "revoke", cosmetic: "write-off", item: "write-off" };
 

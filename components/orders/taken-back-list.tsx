@@ -1,6 +1,9 @@
 import { useTranslations } from "next-intl";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { describeFailure } from "@/lib/cases/describe-case";
+import { takeBackFailure } from "@/lib/cases/explain";
+import type { Translate } from "@/lib/i18n/describe-problem";
 import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
 
 const STATUS_TONE: Readonly<Record<OrderTakeBack["status"], string>> = {
@@ -13,6 +16,10 @@ const STATUS_TONE: Readonly<Record<OrderTakeBack["status"], string>> = {
 /** "Goods taken back": the order's take_backs rows, oldest first — what each refund (or its reversal) did under which rule, and where the call to the game stands. */
 export function TakenBackList({ takeBacks }: { takeBacks: readonly OrderTakeBack[] }) {
   const t = useTranslations("takeBack");
+  const all = useTranslations() as unknown as Translate;
+  // The worker stores its error in English; the reader gets the words the failure's case uses.
+  const failure = (row: OrderTakeBack, lastError: string): string =>
+    t(row.units < 0 ? "list.revokeFailure" : "list.grantFailure", { failure: describeFailure(takeBackFailure(lastError)!, all) });
   return (
     <Table
       caption={t("list.caption")}
@@ -34,7 +41,7 @@ export function TakenBackList({ takeBacks }: { takeBacks: readonly OrderTakeBack
               <span className={`rounded px-1.5 py-0.5 text-xs ${STATUS_TONE[row.status]}`}>{t(`statuses.${row.status}`)}</span>
               {row.status === "pending" && row.attempts > 0 ? <div className="mt-1 text-xs text-slate-600">{t("list.attempts", { count: row.attempts })}</div> : null}
               {row.lastError && (row.status === "failed" || row.status === "pending") ? (
-                <div className="mt-1 break-all font-mono text-xs text-red-700">{row.lastError}</div>
+                <div className="mt-1 break-words text-xs text-red-700">{failure(row, row.lastError)}</div>
               ) : null}
             </td>
             <td className="p-3 text-xs text-slate-700">

@@ -24,7 +24,11 @@ export function describeDuration(seconds: number, t: Translate): string {
   return t(`orders.duration.${unit}`, { count: Math.floor(s / size) });
 }
 
-function describeFailure(failure: TakeBackFailure, t: Translate): string {
+/**
+ * "answered 503", "is not configured": how a call to the game failed, as the predicate of its
+ * endpoint. Exported so the order page's taken-back list says what the case says.
+ */
+export function describeFailure(failure: TakeBackFailure, t: Translate): string {
   switch (failure.kind) {
     case "no-endpoint":
       return t("cases.failure.no-endpoint");

@@ -1,16 +1,20 @@
 // The refund review's words in both languages: every value Apple's fields can take has its meaning
-// (a missing message fails the render), every status and the time left read in Chinese without
-// English outside data (the field names and values are Apple's contract, shown in monospace).
+// (a missing message fails the render), every status, the time left and why an answer was not sent
+// read in Chinese without English outside data (the field names and values are Apple's contract,
+// shown in monospace; the key's setting and field names are the operator's).
 import { createElement as h, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { NextIntlClientProvider } from "next-intl";
 import { describe, expect, it } from "vitest";
 import type { Locale } from "@/lib/i18n/locales";
+import { describeAuthorizationProblem, type AuthorizationProblem } from "@/lib/stores/apple/server-api-authorization";
+import { API_KEYS_ENV } from "@/lib/stores/apple/server-api-keys";
 import { prefillAppleAnswer, type AppleConsumptionAnswer, type Bucket } from "@/lib/stores/reviews/apple-answer";
-import { REVIEW_STATUSES } from "@/lib/stores/reviews/model";
+import { PAST_DEADLINE, REVIEW_STATUSES } from "@/lib/stores/reviews/model";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
 import { AnswerTable } from "@/components/refund-reviews/answer-table";
+import { ReviewLastError } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 
 function render(locale: Locale, node: ReactNode): string {
@@ -67,5 +71,49 @@ describe("refund review words", () => {
     expect(html).toContain("已超时 2 分钟");
     // Currency codes and "SKU"-like acronyms are kept in Chinese UIs; nothing else Latin may remain.
     expect(words(html).replace(/\b[A-Z]{2,5}\b/g, " ")).not.toMatch(/[A-Za-z]{2,}/);
+  });
+
+  describe("why an answer was not sent", () => {
+    const KEY_PROBLEMS: readonly AuthorizationProblem[] = [
+      { kind: "key-not-configured" },
+      { kind: "key-invalid", field: "privateKeyPath" },
+      { kind: "app-not-connected" },
+      { kind: "key-unusable" },
+    ];
+    const stored = KEY_PROBLEMS.map(describeAuthorizationProblem);
+    const said = (locale: Locale, error: string) =>
+      render(locale, h(ReviewLastError, { error }))
+        .replace(/<[^>]*>/g, "")
+        .replace(/&#x27;/g, "'");
+
+    it("words the App Store key problems in English", () => {
+      expect(stored.map((error) => said("en", error))).toEqual([
+        `Not sent: this product has no App Store Server API key (${API_KEYS_ENV}).`,
+        `Not sent: this product's App Store Server API key in ${API_KEYS_ENV} is invalid (privateKeyPath); the worker's log says why.`,
+        "Not sent: this product is not connected to the App Store — set its bundle id in Settings → App Store.",
+        `Not sent: this product's App Store Server API private key could not sign a token (${API_KEYS_ENV}).`,
+      ]);
+    });
+
+    it("words them in Chinese, with no English outside the setting's and field's names", () => {
+      const chinese = stored.map((error) => said("zh", error));
+      expect(chinese[0]).toContain("未发送：本产品未配置苹果应用商店服务器 API 密钥");
+      expect(chinese[2]).toContain("请在“设置 → 苹果应用商店”中填写套装 ID");
+      for (const [i, text] of chinese.entries()) {
+        expect(text).not.toContain(stored[i]);
+        expect(text.split(API_KEYS_ENV).join(" ").split("privateKeyPath").join(" ").replace(/\b[A-Z]{2,5}\b/g, " ")).not.toMatch(/[A-Za-z]{2,}/);
+      }
+    });
+
+    it("words a passed deadline in either language, not as the relay recorded it", () => {
+      expect(said("en", PAST_DEADLINE)).toContain("Not sent: the store's deadline for an answer had passed.");
+      expect(said("zh", PAST_DEADLINE)).toContain("未发送：商店规定的答复期限已过。");
+      expect(said("zh", PAST_DEADLINE)).not.toContain(PAST_DEADLINE);
+    });
+
+    it("shows any other error as recorded, in either language", () => {
+      expect(said("en", "HTTP 401: refused")).toContain("The store did not take it: HTTP 401: refused");
+      expect(said("zh", "HTTP 401: refused")).toContain("商店未接受：HTTP 401: refused");
+    });
   });
 });

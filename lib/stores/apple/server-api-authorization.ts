@@ -39,7 +39,11 @@ export async function appStoreAuthorization(input: {
   }
 }
 
-/** The reason stored on the outbox message and the review (English, like every relay error). */
+/**
+ * The reason stored on the outbox message and the review (English, like every relay error, for the
+ * logs). The review page reads it back with authorizationProblemOf to word it in its reader's
+ * language, so these sentences are also codes: change one and its parse together.
+ */
 export function describeAuthorizationProblem(problem: AuthorizationProblem): string {
   switch (problem.kind) {
     case "key-not-configured":
@@ -53,4 +57,19 @@ export function describeAuthorizationProblem(problem: AuthorizationProblem): str
     default:
       return assertNever(problem);
   }
+}
+
+const FIXED_PROBLEMS = ["key-not-configured", "app-not-connected", "key-unusable"] as const;
+const KEY_INVALID = new RegExp(`^App Store Server API key for this tenant is invalid in ${API_KEYS_ENV} \\((.+)\\); see the worker's log$`);
+
+/**
+ * A stored reason (describeAuthorizationProblem's) back as data; null for any other error (Apple's
+ * HTTP answers, the network's), which the page shows as recorded. Reading the sentences rather than
+ * storing new codes keeps the reasons already on reviews readable in either language.
+ */
+export function authorizationProblemOf(error: string): AuthorizationProblem | null {
+  const fixed = FIXED_PROBLEMS.find((kind) => error === describeAuthorizationProblem({ kind }));
+  if (fixed) return { kind: fixed };
+  const invalid = KEY_INVALID.exec(error);
+  return invalid ? { kind: "key-invalid", field: invalid[1]! } : null;
 }

@@ -4,9 +4,9 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { orderHref } from "@/components/orders/orders-table";
 import { AnswerTable } from "@/components/refund-reviews/answer-table";
+import { ReviewLastError } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
-import { Alert } from "@/components/ui/alert";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
@@ -133,7 +133,7 @@ export default async function RefundReviewPage({ params }: Props) {
         ) : (
           <p className="max-w-3xl text-sm text-slate-600">{t("review.prefilledHint")}</p>
         )}
-        {review.lastError ? <Alert tone="error">{t("review.lastError", { error: review.lastError })}</Alert> : null}
+        {review.lastError ? <ReviewLastError error={review.lastError} /> : null}
         <AnswerTable answer={sent ?? prefilled} caption={sent ? t("review.sentAnswer") : t("review.prefilled")} testId="review-answer" />
       </section>
 

@@ -1,6 +1,6 @@
 // The refund preview and the "goods taken back" list in both languages: every rule, status and
-// effect has its words, and the Chinese page has no English outside data (skus, kinds, the worker's
-// error text, timestamps).
+// effect has its words, and the Chinese page has no English outside data (skus, kinds, the network's
+// own error message, timestamps). The worker's errors read as the case of the same failure says them.
 import { createElement as h, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { NextIntlClientProvider } from "next-intl";
@@ -8,12 +8,13 @@ import { describe, expect, it } from "vitest";
 import { TakeBackPreview, takeBackPreview, type TakeBackPreviewData } from "@/components/orders/take-back-preview";
 import { TakenBackList } from "@/components/orders/taken-back-list";
 import type { Locale } from "@/lib/i18n/locales";
+import { NO_REVOKE_ENDPOINT } from "@/lib/orders/take-back";
 import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
 
 const MESSAGES = { en, zh } as const;
-const DATA = ["gems-60", "stamina-5", "skin-1", "sword-2", "pet-1", "currency", "stamina", "cosmetic", "item", "companion", "HTTP 503 from the game"];
+const DATA = ["gems-60", "stamina-5", "skin-1", "sword-2", "pet-1", "currency", "stamina", "cosmetic", "item", "companion", "connect ECONNREFUSED 10.0.0.7:443"];
 
 function render(locale: Locale, node: ReactNode): string {
   return renderToStaticMarkup(h(NextIntlClientProvider, { locale, messages: MESSAGES[locale], timeZone: "Asia/Shanghai", children: node }));
@@ -54,6 +55,9 @@ const TAKE_BACKS = [
   row(3, 60, "revoke", "done"),
   row(4, -5, "negative-balance", "recorded"),
   row(5, -1, "write-off", "recorded"),
+  row(6, -60, "revoke", "failed", NO_REVOKE_ENDPOINT),
+  row(7, 60, "revoke", "pending", "timed out after 10000 ms"),
+  row(8, -60, "revoke", "failed", "connect ECONNREFUSED 10.0.0.7:443"),
 ];
 const views = (): ReactNode[] => [
   h(TakeBackPreview, { preview }),
@@ -85,5 +89,19 @@ describe("what a refund takes back", () => {
     expect(english).toEqual([]);
     const all = views().map((node) => text(render("zh", node))).join(" ");
     for (const phrase of ["退款将收回什么", "请求游戏收回 60", "核销 1，玩家保留", "本产品未配置收回接口", "已收回", "已归还", "待处理", "已尝试 2 次"]) expect(all).toContain(phrase);
+  });
+
+  it("words a failed call as its case does, in the reader's language", () => {
+    const list = (locale: Locale) => render(locale, h(TakenBackList, { takeBacks: TAKE_BACKS }));
+    const english = list("en");
+    for (const phrase of ["The revoke endpoint answered 503", "The revoke endpoint is not configured", "The grant endpoint did not answer within 10 s"]) {
+      expect(english).toContain(phrase);
+    }
+    expect(english).toContain("The revoke endpoint could not be reached (connect ECONNREFUSED 10.0.0.7:443)");
+    const chinese = list("zh");
+    for (const stored of [NO_REVOKE_ENDPOINT, "HTTP 503", "timed out"]) expect(chinese).not.toContain(stored);
+    for (const phrase of ["收回接口返回 503", "收回接口未配置", "发放接口10 秒内无响应", "收回接口无法连接（connect ECONNREFUSED 10.0.0.7:443）"]) {
+      expect(chinese).toContain(phrase);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -13,6 +14,9 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "bench/**/*.test.ts"],
     globalSetup: ["lib/test/global-setup.ts"],
     setupFiles: ["lib/test/setup.ts"],
+    // One worker per core, not Vitest's default of one fewer: most files wait on PostgreSQL, so on
+    // a 2-core machine a second worker takes the suite from 373 s to 270 s (three: 299 s).
+    maxWorkers: availableParallelism(),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: "test" },

@@ -41,8 +41,8 @@ export async function appStoreAuthorization(input: {
 
 /**
  * The reason stored on the outbox message and the review (English, like every relay error, for the
- * logs). The review page reads it back with authorizationProblemOf to word it in its reader's
- * language, so these sentences are also codes: change one and its parse together.
+ * logs). The review page reads it back with authorizationProblemOf, which parses these very
+ * sentences, so a reworded one is still read.
  */
 export function describeAuthorizationProblem(problem: AuthorizationProblem): string {
   switch (problem.kind) {
@@ -60,7 +60,8 @@ export function describeAuthorizationProblem(problem: AuthorizationProblem): str
 }
 
 const FIXED_PROBLEMS = ["key-not-configured", "app-not-connected", "key-unusable"] as const;
-const KEY_INVALID = new RegExp(`^App Store Server API key for this tenant is invalid in ${API_KEYS_ENV} \\((.+)\\); see the worker's log$`);
+// The key-invalid sentence around its field, cut at a character no field can hold.
+const [INVALID_HEAD, INVALID_TAIL] = describeAuthorizationProblem({ kind: "key-invalid", field: "\0" }).split("\0") as [string, string];
 
 /**
  * A stored reason (describeAuthorizationProblem's) back as data; null for any other error (Apple's
@@ -70,6 +71,6 @@ const KEY_INVALID = new RegExp(`^App Store Server API key for this tenant is inv
 export function authorizationProblemOf(error: string): AuthorizationProblem | null {
   const fixed = FIXED_PROBLEMS.find((kind) => error === describeAuthorizationProblem({ kind }));
   if (fixed) return { kind: fixed };
-  const invalid = KEY_INVALID.exec(error);
-  return invalid ? { kind: "key-invalid", field: invalid[1]! } : null;
+  const field = error.startsWith(INVALID_HEAD) && error.endsWith(INVALID_TAIL) ? error.slice(INVALID_HEAD.length, error.length - INVALID_TAIL.length) : "";
+  return field ? { kind: "key-invalid", field } : null;
 }

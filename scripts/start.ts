@@ -1,19 +1,23 @@
-// `npm start`: the one command. Opens the database (embedded PGlite when DATABASE_URL is unset),
-// migrates, seeds demo data into an empty embedded database, builds if the sources changed since
-// the last build, then serves the console on PORT (default 3000) from WEB_CONCURRENCY web processes
-// (default one per core; one on the embedded database) behind that one port, with Node's cluster
-// module (lib/process/web-cluster.ts), and runs the worker (and, on the embedded database, the
-// simulator) beside them, restarting any of them that exits. `npm run dev` serves one `next dev`.
-import { spawn, type SpawnOptions } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
+// `npm start` (through scripts/run.mjs, which has resolved the secrets and made sure the build is
+// current): opens the database (embedded PGlite when DATABASE_URL is unset), migrates, seeds demo
+// data into an empty embedded database, then serves the console on PORT (default 3000) from
+// WEB_CONCURRENCY web processes (default one per core; one on the embedded database) behind that
+// one port, with Node's cluster module (lib/process/web-cluster.ts), and runs the worker (and, on the
+// embedded database, the simulator) beside them, restarting any of them that exits. The node's one
+// connection budget (DATABASE_POOL_MAX) is split between them (lib/process/connection-budget.ts).
+// `npm run dev` serves one web process on `next dev` instead.
+//
+// This runs compiled, from <build directory>/orderops/start.mjs; the processes it starts are its
+// siblings there (web.mjs, worker.mjs, cli.mjs), so nothing is compiled at run time.
+import type { SpawnOptions } from "node:child_process";
 import path from "node:path";
-import { DATA_DIR } from "@/lib/db/embedded";
+import { fileURLToPath } from "node:url";
 import { openDatabase } from "@/lib/db/open";
 import { migrate } from "@/lib/db/migrate";
 import { closePool, getPool } from "@/lib/db/pool";
 import { disconnectPrisma, getPrisma } from "@/lib/db/prisma";
 import { logger } from "@/lib/log";
+import { connectionBudget } from "@/lib/process/connection-budget";
 import { keepRunning } from "@/lib/process/supervise";
 import { startWebCluster, webProcessCount } from "@/lib/process/web-cluster";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
@@ -22,6 +26,12 @@ import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 const dev = process.argv.includes("--dev");
 const port = process.env.PORT ?? "3000";
 const log = logger.child({ component: "start" });
+const ENTRIES_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** One of the compiled entry points beside this file. */
+const script = (name: "web" | "worker" | "cli") => path.join(ENTRIES_DIR, `${name}.mjs`);
+/** Every child resolves `server-only` and React as Next's server build does. */
+const NODE_FLAGS = ["--conditions=react-server"];
 
 async function main(): Promise<void> {
   const database = await openDatabase("serve");
@@ -47,9 +57,11 @@ async function main(): Promise<void> {
   // The children open their own connections; this process only keeps the embedded server.
   await disconnectPrisma();
   await closePool();
-  process.env.NEXTAUTH_SECRET ??= await installationSecret();
 
-  if (!dev && (await needsBuild())) await run("build", ["next", "build"]);
+  const simulate = embedded && process.env.SIMULATOR !== "off";
+  const webProcesses = dev ? 1 : webProcessCount(process.env, { embedded });
+  const budget = connectionBudget(process.env, { web: webProcesses, simulator: simulate });
+  const pool = (size: number) => ({ DATABASE_POOL_SIZE: String(size) });
 
   let stopping = false;
   // The console is the one thing that must be up: if it cannot start, stop everything.
@@ -58,42 +70,35 @@ async function main(): Promise<void> {
     log.error(fields, "the web server could not start or exited; stopping");
     void stop("SIGTERM", 1);
   };
-  let stopWeb: (signal: NodeJS.Signals) => Promise<void>;
-  let webProcesses = 1;
-  if (dev) {
-    // Development: one `next dev` (it compiles on demand and reloads; one process is the point).
-    const web = spawn(bin("next"), ["dev", "-p", port], childOptions());
-    web.once("exit", (code, signal) => webEnded({ code, signal }));
-    web.once("error", (error) => webEnded({ err: error }));
-    stopWeb = async (signal) => void web.kill(signal);
-  } else {
-    // Production: Next's server (lib/process/web-process.ts) in each of WEB_CONCURRENCY cluster
-    // workers sharing PORT. One that exits after the console came up is restarted with backoff
-    // while the others keep serving.
-    webProcesses = webProcessCount(process.env, { embedded });
-    // V8 lets an idle-looking heap grow far past what it keeps alive: at 50 busy connections a web
-    // process reached 833 MiB RSS uncapped, 437 MiB with its old space held to 384 MB and no
-    // slower (bench/ANALYSIS.md, issue 15).
-    const web = startWebCluster(
-      { processes: webProcesses, exec: "lib/process/web-process.ts", args: [], execArgv: ["--max-old-space-size=384", ...tsx()], env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: port } },
-      { log, onCannotStart: webEnded },
-    );
-    stopWeb = (signal) => web.stop(signal);
-  }
+  // Web processes in each of WEB_CONCURRENCY cluster workers sharing PORT (one under `npm run dev`).
+  // One that exits after the console came up is restarted with backoff while the others keep serving.
+  // V8 lets an idle-looking heap grow far past what it keeps alive: at 50 busy connections a web
+  // process reached 833 MiB RSS uncapped, 437 MiB with its old space held to 384 MB and no slower
+  // (bench/ANALYSIS.md, issue 15).
+  const web = startWebCluster(
+    {
+      processes: webProcesses,
+      exec: script("web"),
+      args: [],
+      // In development the web process imports the API's route files from source (lib/api/serve.ts).
+      execArgv: [...NODE_FLAGS, ...(dev ? ["--import", "tsx"] : ["--max-old-space-size=384"])],
+      env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: dev ? "development" : "production", PORT: port, ...(dev ? { ORDEROPS_DEV: "1" } : {}), ...pool(budget.perWebProcess) },
+    },
+    { log, onCannotStart: webEnded },
+  );
   // The background processes are restarted with backoff when they exit (lib/process/supervise.ts).
-  // Node itself rather than the tsx wrapper: a signal to the wrapper would not reach the process.
-  const background = [keepRunning({ name: "worker", command: process.execPath, args: tsx("lib/jobs/worker-main.ts"), options: childOptions() }, { log })];
+  const background = [keepRunning({ name: "worker", command: process.execPath, args: [...NODE_FLAGS, script("worker")], options: childOptions(pool(budget.worker)) }, { log })];
   // The embedded demo comes alive: simulated channels and game servers, through the API only.
-  if (embedded && process.env.SIMULATOR !== "off") {
+  if (simulate) {
     const traffic = ["simulate", "--rate", process.env.SIMULATOR_RATE ?? "0.5", "--minutes", process.env.SIMULATOR_MINUTES ?? "240"];
-    background.push(keepRunning({ name: "simulator", command: process.execPath, args: tsx("lib/cli/main.ts", ...traffic), options: childOptions() }, { log }));
+    background.push(keepRunning({ name: "simulator", command: process.execPath, args: [...NODE_FLAGS, script("cli"), ...traffic], options: childOptions(pool(budget.simulator)) }, { log }));
   }
-  log.info({ url: `http://localhost:${port}`, webProcesses, background: background.length }, "console starting");
+  log.info({ url: `http://localhost:${port}`, webProcesses, background: background.length, connections: budget }, "console starting");
 
   async function stop(signal: NodeJS.Signals, exitCode = 0): Promise<void> {
     if (stopping) return;
     stopping = true;
-    await Promise.all([stopWeb(signal), ...background.map((child) => child.stop(signal))]);
+    await Promise.all([web.stop(signal), ...background.map((child) => child.stop(signal))]);
     await database.close();
     process.exit(exitCode);
   }
@@ -101,67 +106,12 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
 }
 
-/** Signs session cookies when NEXTAUTH_SECRET is not set: random, made once, kept in .data/. */
-async function installationSecret(): Promise<string> {
-  const file = path.join(DATA_DIR, "auth-secret");
-  const existing = await readFile(file, "utf8").catch(() => null);
-  if (existing) return existing.trim();
-  await mkdir(DATA_DIR, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  await writeFile(file, secret, { mode: 0o600 });
-  return secret;
-}
-
 async function isEmpty(): Promise<boolean> {
   return (await getPrisma().tenant.findFirst({ select: { id: true } })) === null;
 }
 
-function bin(name: string): string {
-  return path.join(process.cwd(), "node_modules", ".bin", name);
-}
-
-function childOptions(): SpawnOptions {
-  return { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } };
-}
-
-function tsx(...args: string[]): string[] {
-  return ["--conditions=react-server", "--import", "tsx", ...args];
-}
-
-function run(label: string, [name, ...args]: string[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(bin(name!), args, childOptions());
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${label} failed with exit code ${code}`))));
-  }).then(() => writeStamp());
-}
-
-// A build is reused while no source file changed: the stamp hashes every source path, size and mtime.
-const SOURCES = ["app", "components", "lib", "proxy.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
-const STAMP = path.join(process.cwd(), ".next", "orderops-source-stamp");
-
-async function sourceStamp(): Promise<string> {
-  const hash = createHash("sha256");
-  const visit = async (entry: string): Promise<void> => {
-    if (entry.includes(`${path.sep}generated`) || entry.endsWith(".test.ts")) return;
-    const info = await stat(entry).catch(() => null);
-    if (!info) return;
-    if (info.isDirectory()) {
-      for (const child of (await readdir(entry)).sort()) await visit(path.join(entry, child));
-    } else {
-      hash.update(`${entry}:${info.size}:${info.mtimeMs}\n`);
-    }
-  };
-  for (const source of SOURCES) await visit(source);
-  return hash.digest("hex");
-}
-
-async function needsBuild(): Promise<boolean> {
-  const previous = await readFile(STAMP, "utf8").catch(() => null);
-  return previous !== (await sourceStamp());
-}
-
-async function writeStamp(): Promise<void> {
-  await writeFile(STAMP, await sourceStamp());
+function childOptions(env: Record<string, string>): SpawnOptions {
+  return { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } };
 }
 
 main().catch((error: unknown) => {

@@ -2,17 +2,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/api/keys";
 import { getPool } from "@/lib/db/pool";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
-import { apiListener, loadApiRoutes } from "./serve";
+import { webListener } from "@/lib/http/listener";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
+import { routesFromSource } from "./serve";
 
-// The web process's own listener for the integration API (lib/api/serve.ts): the machine-to-machine
-// routes answered without Next, everything else handed to Next untouched — over real HTTP, on a
-// real database.
+// The web process's listener (lib/http/listener.ts) with the integration API's routes (lib/api/serve.ts):
+// the machine-to-machine routes answered without Next, everything else handed to Next with the
+// request's id, the caller's address and the nonce's policy — over real HTTP, on a real database.
 
 useFreshDatabase();
 
@@ -21,15 +23,18 @@ let key = "";
 let server: http.Server;
 /** What reached the fallback (Next, in production): method and path. */
 const handedOn: string[] = [];
+/** The request headers the fallback saw, by path. */
+const seen = new Map<string, http.IncomingHttpHeaders>();
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec("serve"));
   key = (await createApiKey({ tenantId: "serve", name: "channel", actor: "test" })).key;
   await createOrder(getPool(), { tenantId: "serve", orderNo: "SRV-1", amount: 6_00 });
-  const routes = await loadApiRoutes();
+  const routes = await routesFromSource();
   server = http.createServer(
-    apiListener(routes, (req, res) => {
+    webListener(routes, (req, res) => {
       handedOn.push(`${req.method} ${req.url}`);
+      seen.set(req.url ?? "", { ...req.headers });
       res.writeHead(299).end("next");
     }),
   );
@@ -46,7 +51,7 @@ const pay = (orderNo: string, headers: Record<string, string> = {}) =>
     body: JSON.stringify({ event: "pay", bizKey: "txn-1", amount: 6_00 }),
   });
 
-describe("the integration API's own listener", () => {
+describe("the web process's listener", () => {
   it("answers a pay itself: applied once, a duplicate after, with the request id and the security headers", async () => {
     const first = await pay("SRV-1", { "x-request-id": "req-from-channel" });
     expect(first.status).toBe(200);
@@ -86,7 +91,7 @@ describe("the integration API's own listener", () => {
     expect(https.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
   });
 
-  it("hands everything else to Next untouched: pages, routes a staff session may call, unknown paths and methods", async () => {
+  it("hands everything else to Next: pages, routes a staff session may call, unknown paths and methods", async () => {
     handedOn.length = 0;
     for (const [method, url] of [
       ["GET", "/orders"],
@@ -109,6 +114,38 @@ describe("the integration API's own listener", () => {
     ]);
   });
 
+  it("gives what it hands on the request's id, the caller's socket address and the policy's nonce; a client's copies are not believed", async () => {
+    const response = await fetch(`${base}/orders?q=1`, {
+      headers: { "x-request-id": "ticket-42", "x-forwarded-for": "203.0.113.7", [CLIENT_ADDRESS_HEADER]: "203.0.113.8", "x-pathname": "/admin", "content-security-policy": "script-src *" },
+    });
+    expect(response.status).toBe(299);
+    const headers = seen.get("/orders?q=1")!;
+    expect(headers["x-request-id"]).toBe("ticket-42");
+    expect(response.headers.get("x-request-id")).toBe("ticket-42");
+    // No proxy is trusted: the caller is the socket's peer, whatever it wrote.
+    expect(headers[CLIENT_ADDRESS_HEADER]).toBe("127.0.0.1");
+    expect(headers["x-pathname"]).toBe("/orders?q=1");
+    // Next reads the nonce for its scripts from the request's policy: the one the browser gets.
+    expect(headers["content-security-policy"]).toBe(response.headers.get("content-security-policy"));
+    expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+
+    const odd = await fetch(`${base}/orders?q=2`, { headers: { "x-request-id": `<script>${"x".repeat(200)}` } });
+    expect(odd.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("believes X-Forwarded-For from a trusted proxy only", async () => {
+    vi.stubEnv("TRUSTED_PROXIES", "127.0.0.1");
+    try {
+      await fetch(`${base}/orders?q=3`, { headers: { "x-forwarded-for": "198.51.100.1, 203.0.113.7" } });
+      expect(seen.get("/orders?q=3")![CLIENT_ADDRESS_HEADER]).toBe("203.0.113.7");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    await fetch(`${base}/orders?q=4`, { headers: { "x-forwarded-for": "203.0.113.7" } });
+    expect(seen.get("/orders?q=4")![CLIENT_ADDRESS_HEADER]).toBe("127.0.0.1");
+  });
+
   it("takes every API-key and store route under app/api/v1, and no other", async () => {
     const dir = path.join(process.cwd(), "app", "api", "v1");
     const files = (await readdir(dir, { recursive: true })).filter((f) => path.basename(f) === "route.ts");
@@ -119,7 +156,7 @@ describe("the integration API's own listener", () => {
         if (handler.auth === "api-key" || handler.auth === "store-signature") expected.push(`${method} ${path.join("app", "api", "v1", file)}`);
       }
     }
-    const served = (await loadApiRoutes()).flatMap((route) => [...route.handlers.keys()].map((method) => `${method} ${route.file}`));
+    const served = (await routesFromSource()).flatMap((route) => [...route.handlers.keys()].map((method) => `${method} ${route.file}`));
     expect(served.sort()).toEqual(expected.sort());
     expect(served).toContain("POST app/api/v1/orders/[orderNo]/events/route.ts");
     expect(served).not.toContain("GET app/api/v1/openapi.json/route.ts");

@@ -1,116 +1,112 @@
-import { randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { readFile, readdir } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { getRequestListener } from "@hono/node-server";
-import { contentSecurityPolicy, newNonce, servedOverHttps, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security-headers";
-import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type: "json" };
 
-// The integration API's machine-to-machine routes, served straight from Node's HTTP server in each
-// web process (lib/process/web-process.ts) instead of through Next's router: a payment channel's
-// `pay` costs Next several times what the ledger itself costs (bench/ANALYSIS.md, issue 15). The
-// routes are the same files Next serves (app/api/v1/**/route.ts, found on disk, so a new one cannot
-// be forgotten here), built by the same builders (lib/api/route.ts), with the same tests; only the
-// handlers that need nothing of Next are taken — an API key's or a store's signature's routes.
-// Everything else (the console, sign-in, the routes a staff session may call) goes to Next, and so
-// does every API request in `npm run dev`.
+// The integration API's machine-to-machine routes, answered by the web process's own listener
+// (lib/http/listener.ts) instead of through Next's router: a payment channel's `pay` costs Next
+// several times what the ledger itself costs (bench/ANALYSIS.md, issue 15). They are the same route
+// files Next serves (app/api/v1/**/route.ts, built by lib/api/route.ts's builders, with the same
+// tests); only the handlers that need nothing of Next are taken — an API key's or a store
+// signature's routes. Everything else goes to Next.
 //
-// What proxy.ts and next.config.mjs do for every response is done here too: the request id (the
-// caller's, else a new one) on the request and the response, the fixed security headers, the same
-// Content-Security-Policy, HSTS over HTTPS, a 404 for a path whose escapes do not decode. Next
-// fills X-Forwarded-For with the peer when the caller sent none (lib/auth/client-address.ts relies
-// on it); so does this.
+// Where the handlers come from:
+// - production: Next's own build of those files (routesFromBuild), the very modules Next loads when
+//   it serves a route, so a web process holds one copy of lib/ — not Next's plus a second graph;
+// - `npm run dev` and the tests: the source files (routesFromSource).
+// Either way the listener matches and calls them with the same code.
 
 type Params = Record<string, string>;
-type RouteHandler = ((request: Request, context: { params: Promise<Params> }) => Promise<Response>) & { readonly auth?: string };
+export type RouteHandler = ((request: Request, context: { params: Promise<Params> }) => Promise<Response>) & { readonly auth?: string };
 
 /** The builders whose handlers read only the request: no session cookie, no Next request context. */
 const SERVED_AUTH = new Set(["api-key", "store-signature"]);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-interface ApiRoute {
-  /** The route's file, relative to the project, e.g. app/api/v1/orders/[orderNo]/events/route.ts. */
+export interface ApiRoute {
+  /** The route's file under app/, e.g. app/api/v1/orders/[orderNo]/events/route.ts. */
   readonly file: string;
   readonly pattern: RegExp;
   readonly names: readonly string[];
   readonly handlers: ReadonlyMap<string, RouteHandler>;
 }
 
-/** Every app/api/v1 route file with at least one handler served here, and those handlers by method. */
-export async function loadApiRoutes(root: string = process.cwd()): Promise<ApiRoute[]> {
+/** A route from its directory's segments under app/api/v1 and its module's exports; null when it serves nothing here. */
+function apiRoute(segments: readonly string[], exports: Record<string, unknown>): ApiRoute | null {
+  const handlers = new Map<string, RouteHandler>();
+  for (const method of METHODS) {
+    const handler = exports[method] as RouteHandler | undefined;
+    if (typeof handler === "function" && SERVED_AUTH.has(handler.auth ?? "")) handlers.set(method, handler);
+  }
+  if (handlers.size === 0) return null;
+  const names = segments.flatMap((s) => (s.startsWith("[") ? [s.slice(1, -1)] : []));
+  const source = segments.map((s) => (s.startsWith("[") ? "([^/]+)" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
+  return { file: path.join("app", "api", "v1", ...segments, "route.ts"), pattern: new RegExp(`^/api/v1/${source}$`), names, handlers };
+}
+
+/** Every app/api/v1 route file with a handler served here, imported from source (dev and tests). */
+export async function routesFromSource(root: string = process.cwd()): Promise<ApiRoute[]> {
   const dir = path.join(root, "app", "api", "v1");
   const files = (await readdir(dir, { recursive: true })).filter((f) => path.basename(f) === "route.ts").sort();
   const routes: ApiRoute[] = [];
   for (const file of files) {
     const exports = (await import(pathToFileURL(path.join(dir, file)).href)) as Record<string, unknown>;
-    const handlers = new Map<string, RouteHandler>();
-    for (const method of METHODS) {
-      const handler = exports[method] as RouteHandler | undefined;
-      if (typeof handler === "function" && SERVED_AUTH.has(handler.auth ?? "")) handlers.set(method, handler);
-    }
-    if (handlers.size === 0) continue;
-    const segments = path.dirname(file).split(path.sep).filter((s) => s !== ".");
-    const names = segments.flatMap((s) => (s.startsWith("[") ? [s.slice(1, -1)] : []));
-    const source = segments.map((s) => (s.startsWith("[") ? "([^/]+)" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
-    routes.push({ file: path.join("app", "api", "v1", file), pattern: new RegExp(`^/api/v1/${source}$`), names, handlers });
+    const route = apiRoute(path.dirname(file).split(path.sep).filter((s) => s !== "."), exports);
+    if (route) routes.push(route);
   }
   return routes;
 }
 
-type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
-
-/**
- * A Node request listener that answers the requests `routes` serve and hands every other one to
- * `fallback` (Next's request handler) untouched.
- */
-export function apiListener(routes: readonly ApiRoute[], fallback: NodeListener): NodeListener {
-  // Hono's Node adapter turns the Node request into a Fetch Request and the handler's Response back,
-  // without replacing the global Request and Response that Next uses in the same process.
-  const matched = new WeakMap<object, Matched>();
-  const listener = getRequestListener(
-    (request, { incoming }) => {
-      const { handler, params } = matched.get(incoming)!;
-      return handler(request, { params: Promise.resolve(params) });
-    },
-    { overrideGlobalObjects: false },
-  );
-  return (req, res) => {
-    const route = match(routes, req);
-    if (!route) return fallback(req, res);
-    const requestId = first(req.headers["x-request-id"]) || randomUUID();
-    req.headers["x-request-id"] = requestId;
-    req.headers["x-forwarded-for"] ??= req.socket.remoteAddress;
-    res.setHeader("x-request-id", requestId);
-    for (const { key, value } of STATIC_SECURITY_HEADERS) res.setHeader(key, value);
-    const https = servedOverHttps(req.headers);
-    res.setHeader("content-security-policy", contentSecurityPolicy(newNonce(), { dev: false, https }));
-    if (https) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
-    if (route === "malformed") {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not-found", message: "Not found." } }));
-      return;
-    }
-    matched.set(req, route);
-    void listener(req, res);
-  };
+/** What a compiled app route exports: Next's route module, whose `userland` is the route file's own exports. */
+interface CompiledRoute {
+  readonly routeModule?: { ensureUserland?(): Promise<void>; readonly userland?: Record<string, unknown> };
 }
 
-interface Matched {
+/**
+ * The same routes from Next's production build in `distDir`: every /api/v1 route in its
+ * app-paths-manifest.json, required as Next requires it, and its handlers taken from the route
+ * module's `userland`. That shape is Next's (pinned exactly in package.json): when it changes, this
+ * throws at start with the route's name instead of serving without the API.
+ */
+export async function routesFromBuild(distDir: string): Promise<ApiRoute[]> {
+  const server = path.join(distDir, "server");
+  const manifest = JSON.parse(await readFile(path.join(server, "app-paths-manifest.json"), "utf8")) as Record<string, string>;
+  const require = createRequire(path.join(server, "noop.js"));
+  const routes: ApiRoute[] = [];
+  for (const [page, file] of Object.entries(manifest).sort(([a], [b]) => a.localeCompare(b))) {
+    if (!page.startsWith("/api/v1/") || !page.endsWith("/route")) continue;
+    const { routeModule } = require(path.join(server, file)) as CompiledRoute;
+    if (typeof routeModule?.ensureUserland !== "function") throw new Error(`${page}: Next's build no longer exposes routeModule.ensureUserland()`);
+    await routeModule.ensureUserland();
+    const exports = routeModule.userland;
+    if (!exports) throw new Error(`${page}: Next's route module has no userland exports`);
+    // "/api/v1/orders/[orderNo]/events/route" → ["orders", "[orderNo]", "events"]; route groups drop out of URLs.
+    const segments = page.split("/").slice(3, -1).filter((s) => !(s.startsWith("(") && s.endsWith(")")));
+    const route = apiRoute(segments, exports);
+    if (route) routes.push(route);
+  }
+  if (routes.length === 0) throw new Error(`no integration API routes in ${server}: is it a complete build?`);
+  return routes;
+}
+
+export interface Matched {
   readonly handler: RouteHandler;
   readonly params: Params;
 }
 
-/** The route and its decoded parameters; "malformed" for a path whose escapes do not decode. */
-function match(routes: readonly ApiRoute[], req: IncomingMessage): Matched | "malformed" | null {
-  const url = req.url ?? "/";
-  if (!url.startsWith("/api/v1/")) return null;
-  const query = url.indexOf("?");
-  const pathname = query === -1 ? url : url.slice(0, query);
+/**
+ * The route for a request and its decoded parameters; "malformed" for a path under a route whose
+ * escapes do not decode; null for anything not served here (Next answers it, 405 and OPTIONS too).
+ */
+export function matchApiRoute(routes: readonly ApiRoute[], method: string | undefined, url: string | undefined): Matched | "malformed" | null {
+  const target = url ?? "/";
+  if (!target.startsWith("/api/v1/")) return null;
+  const query = target.indexOf("?");
+  const pathname = query === -1 ? target : target.slice(0, query);
   for (const route of routes) {
     const found = route.pattern.exec(pathname);
     if (!found) continue;
-    const handler = route.handlers.get(req.method === "HEAD" ? "GET" : (req.method ?? ""));
-    // A method this process does not serve here (405, OPTIONS) is Next's to answer, as before.
+    const handler = route.handlers.get(method === "HEAD" ? "GET" : (method ?? ""));
     if (!handler) return null;
     const params: Params = {};
     try {
@@ -121,8 +117,4 @@ function match(routes: readonly ApiRoute[], req: IncomingMessage): Matched | "ma
     return { handler, params };
   }
   return null;
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,20 +1,20 @@
 import { BlockList, isIP } from "node:net";
 
-// Who is calling, as far as the throttles may believe it. Read here and nowhere else.
+// Who is calling, as far as the throttles may believe it. Decided once per request, by the web
+// process's listener (lib/api/serve.ts), which owns the socket; read here and nowhere else.
 //
-// Next.js gives route handlers (and next-auth's authorize()) no socket: no peer address at all. It
-// only fills X-Forwarded-For with the peer address when the client did not send one — and keeps
-// the client's header when it did, so the header alone proves nothing: any client can name any
-// address. Hence:
-// - TRUSTED_PROXIES unset (the default): the address is unknown (null). No client-supplied header
-//   is believed, so no throttle can be bypassed by sending one; the throttles that need an address
-//   are simply not applied (lib/auth/throttle.ts says what holds instead).
-// - TRUSTED_PROXIES="10.0.0.0/8, ::1, …" (addresses or CIDR ranges of the reverse proxies in front
-//   of the app): the client is the right-most X-Forwarded-For entry that is not one of them. This
-//   is only sound when the app is reachable through those proxies alone (they append the peer they
-//   saw); the setting is that promise, and the README says so.
+// - The socket's peer is the caller, unless it is one of TRUSTED_PROXIES ("10.0.0.0/8, ::1, …":
+//   the balancers and reverse proxies in front of the app). A forwarded header from anyone else is
+//   ignored: a client can write any X-Forwarded-For it likes, but not its own socket address.
+// - When the peer is a trusted proxy, X-Forwarded-For is read from the right: each trusted proxy
+//   vouches for the hop before it, and the first hop that no proxy of ours added is the client.
+//
+// The listener writes the answer into CLIENT_ADDRESS_HEADER after deleting whatever copy the client
+// sent, so route handlers, server actions and next-auth's authorize() (which see no socket) read it
+// from there. Express ("trust proxy"), Django and Rails decide it the same way.
 
-const HEADER = "x-forwarded-for";
+/** The request header that carries the caller's address from the listener to the app. */
+export const CLIENT_ADDRESS_HEADER = "x-orderops-client-address";
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined> | undefined;
 
@@ -45,7 +45,7 @@ export function trustedProxies(setting: string | undefined = process.env.TRUSTED
   return proxies;
 }
 
-/** One X-Forwarded-For entry as a bare address ("[::1]:80" → "::1", "::ffff:10.0.0.1" → "10.0.0.1"), or null. */
+/** One address as written by a socket or a proxy, bare ("[::1]:80" → "::1", "::ffff:10.0.0.1" → "10.0.0.1"), or null. */
 function bareAddress(entry: string): string | null {
   let value = entry.trim();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value);
@@ -57,36 +57,35 @@ function bareAddress(entry: string): string | null {
 }
 
 function isTrusted(address: string, proxies: TrustedProxies): boolean {
-  return proxies.list.check(address, isIP(address) === 4 ? "ipv4" : "ipv6");
-}
-
-function headerValues(headers: HeaderBag): string[] {
-  if (!headers) return [];
-  if (headers instanceof Headers) {
-    const value = headers.get(HEADER);
-    return value === null ? [] : [value];
-  }
-  const value = headers[HEADER];
-  return value === undefined ? [] : [value].flat();
+  return !proxies.empty && proxies.list.check(address, isIP(address) === 4 ? "ipv4" : "ipv6");
 }
 
 /**
- * The caller's address, or null when it cannot be known (no trusted proxies configured, no header,
- * or a hop the proxies did not vouch for that is not an address).
+ * The caller's address for a request that arrived from `peer` (the socket's remote address) with
+ * these X-Forwarded-For values, or null when it cannot be known (no peer — the socket is gone — or
+ * a hop a trusted proxy vouched for that is not an address).
  */
-export function clientAddress(headers: HeaderBag, proxies: TrustedProxies = trustedProxies()): string | null {
-  if (proxies.empty) return null;
-  const hops = headerValues(headers)
+export function resolveClientAddress(peer: string | undefined, forwardedFor: string | readonly string[] | undefined, proxies: TrustedProxies = trustedProxies()): string | null {
+  if (!peer) return null;
+  const forwarded = [forwardedFor ?? []]
+    .flat()
     .join(",")
     .split(",")
     .map((hop) => hop.trim())
     .filter(Boolean);
-  // Right to left: each trusted proxy vouches for the hop before it; the first hop no proxy of
-  // ours added is the client. Everything further left was written by the client and is ignored.
+  const hops = [...forwarded, peer];
+  // Right to left, starting at the socket: a trusted hop vouches for the one before it.
   for (let i = hops.length - 1; i >= 0; i--) {
     const address = bareAddress(hops[i]!);
     if (address === null) return null;
     if (!isTrusted(address, proxies) || i === 0) return address;
   }
   return null;
+}
+
+/** The caller's address as the listener decided it (resolveClientAddress), or null when unknown. */
+export function clientAddress(headers: HeaderBag): string | null {
+  if (!headers) return null;
+  const value = headers instanceof Headers ? headers.get(CLIENT_ADDRESS_HEADER) : [headers[CLIENT_ADDRESS_HEADER]].flat()[0];
+  return value && isIP(value) ? value : null;
 }

@@ -39,7 +39,7 @@ const baseOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 5 * 60 },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/sign-in" },
-  // npm start makes one per installation (.data/auth-secret) when NEXTAUTH_SECRET is not set.
+  // Set by scripts/run.mjs: derived from ORDEROPS_SECRET (or given), the demo's own in .data/secret (scripts/build.mjs).
   secret: process.env.NEXTAUTH_SECRET,
   providers: [
     CredentialsProvider({

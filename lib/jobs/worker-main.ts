@@ -9,8 +9,9 @@ const log = logger.child({ component: "worker" });
 
 async function main(): Promise<void> {
   const database = await openDatabase("join");
-  // Each job's claim holds a connection while its transit() calls take others.
-  process.env.DATABASE_POOL_SIZE ??= "20";
+  // Each job's claim holds a connection while its transit() calls take others. `npm start` sets this
+  // from the node's budget (lib/process/connection-budget.ts); a worker started alone takes as many.
+  process.env.DATABASE_POOL_SIZE ??= "10";
 
   const controller = new AbortController();
   const stop = (signal: NodeJS.Signals) => {

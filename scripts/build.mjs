@@ -39,12 +39,15 @@ const WEB_BUNDLE_MAY_HOLD = ["lib/process/web-process.ts", "lib/api/serve.ts", "
 const DEMO_SECRET_FILE = path.join(".data", "secret");
 export const SECRET_HINT = "set ORDEROPS_SECRET to the same random value on every node (make one with `openssl rand -base64 32`); both keys are derived from it";
 
-export class MissingSecrets extends Error {}
 
-/** The session secret and the server-actions key this process must run (and build) with. */
+/**
+ * The session secret and the server-actions key this process must run (and build) with.
+ * @param {Readonly<Record<string, string | undefined>>} env
+ * @returns {Promise<{ NEXTAUTH_SECRET: string, NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: string }>}
+ */
 export async function resolveSecrets(env = process.env) {
   let secret = env.ORDEROPS_SECRET?.trim() || null;
-  if (secret !== null && secret.length < 32) throw new MissingSecrets(`ORDEROPS_SECRET is too short (${secret.length} characters): ${SECRET_HINT}`);
+  if (secret !== null && secret.length < 32) throw new Error(`ORDEROPS_SECRET is too short (${secret.length} characters): ${SECRET_HINT}`);
   if (secret === null && !env.DATABASE_URL) secret = await demoSecret();
   const derived = secret === null ? {} : deriveSecrets(secret);
   const keys = {
@@ -52,13 +55,16 @@ export async function resolveSecrets(env = process.env) {
     NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY || derived.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY,
   };
   const missing = Object.keys(keys).filter((name) => !keys[name]);
-  if (missing.length > 0) throw new MissingSecrets(`${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not set, and DATABASE_URL is: ${SECRET_HINT}`);
+  if (missing.length > 0) throw new Error(`${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not set, and DATABASE_URL is: ${SECRET_HINT}`);
   const bytes = Buffer.from(keys.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, "base64").length;
-  if (![16, 24, 32].includes(bytes)) throw new MissingSecrets("NEXT_SERVER_ACTIONS_ENCRYPTION_KEY must be 16, 24 or 32 bytes in base64 (`openssl rand -base64 32`)");
+  if (![16, 24, 32].includes(bytes)) throw new Error("NEXT_SERVER_ACTIONS_ENCRYPTION_KEY must be 16, 24 or 32 bytes in base64 (`openssl rand -base64 32`)");
   return keys;
 }
 
-/** Two independent keys from one secret (HKDF-SHA256, one label each). */
+/**
+ * Two independent keys from one secret (HKDF-SHA256, one label each).
+ * @param {string} secret
+ */
 export function deriveSecrets(secret) {
   const key = (label) => Buffer.from(hkdfSync("sha256", secret, "", `orderops ${label}`, 32));
   return { NEXTAUTH_SECRET: key("session").toString("base64url"), NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: key("server-actions").toString("base64") };

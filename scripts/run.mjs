@@ -7,7 +7,7 @@
 //   node scripts/run.mjs cli -- <args>   the operator's command line
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ENTRIES_DIR, MissingSecrets, ensureBuilt, resolveSecrets } from "./build.mjs";
+import { ENTRIES_DIR, ensureBuilt, resolveSecrets } from "./build.mjs";
 
 const [target = "", ...rest] = process.argv.slice(2);
 const entries = { start: "start", worker: "worker", cli: "cli" };
@@ -23,7 +23,8 @@ try {
   const whole = target === "start" && !rest.includes("--dev");
   await ensureBuilt(whole ? "console" : "entries", { actionsKey: keys.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, log: (line) => process.stdout.write(`${line}\n`) });
 } catch (error) {
-  process.stderr.write(`error: ${error instanceof MissingSecrets || !(error instanceof Error) ? String(error.message ?? error) : error.message}\n`);
+  // A missing secret or a failed build: one clear line (the build printed its own errors above).
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
 

@@ -7,6 +7,11 @@
 // reads the order's lines and history for the answer) on other orders of the same table. Rounds
 // alternate API, pgbench, pgbench, API, so drift weighs on both sides alike; total over total.
 // Every answer must be 200 `applied`, and the database must hold exactly one pay per call.
+//
+// The code before the compiled runtime (issue 24: TypeScript compiled by tsx at run time, the API's
+// handlers loaded as a second copy of lib/) runs beside it, from a worktree of that commit
+// (bench/lib/baseline.ts), in rounds alternated with the others: both ratios, and the resident
+// memory of both servers' web processes under this load, come from one run.
 import path from "node:path";
 import { createApiKey } from "@/lib/api/keys";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
@@ -15,7 +20,8 @@ import { agent, request } from "./lib/http";
 import { insertCreatedOrders, type BulkOrders } from "./lib/orders";
 import { runPgbench } from "./lib/pgbench";
 import { BENCH_DIR, isMain, runAlone, type Bench } from "./lib/runner";
-import { startConsole } from "./lib/server";
+import { baselineCheckout, DEFAULT_BASELINE } from "./lib/baseline";
+import { startConsole, type ConsoleServer } from "./lib/server";
 import { count, ms, perSecond, summarize, totalRate, type Round as StatsRound } from "./lib/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3710);
@@ -27,14 +33,14 @@ const TARGET = 0.5;
 /** Orders set aside per client per round: more than one client pays in a round. */
 const STRIDE = 1_000;
 
-type Round = StatsRound<"api" | "pgbench">;
+type Round = StatsRound<"api" | "baseline" | "pgbench">;
 
 export const httpPayBench: Bench = {
   name: "http-pay",
   title: "7. Payment callbacks through the HTTP API vs pgbench (16 clients, distinct orders)",
   async run({ args, log }) {
     const seconds = args.quick ? 4 : 8;
-    const plan: Round["side"][] = ["api", "pgbench", "pgbench", "api", "api", "pgbench", "pgbench", "api"];
+    const plan: Round["side"][] = ["api", "pgbench", "baseline", "baseline", "pgbench", "api", "api", "pgbench", "baseline", "baseline", "pgbench", "api"];
     return withFreshDatabase("http_pay", async (db) => {
       const pool = benchPool(db.url, 4, "bench-http-pay");
       try {
@@ -43,7 +49,7 @@ export const httpPayBench: Bench = {
         await pool.query(`UPDATE tenant_settings SET delivery_mode = 'external', grant_endpoint_url = NULL`);
         const { key } = await createApiKey({ tenantId: TENANT, name: ACTOR_KEY, actor: "bench" });
         const blocks: BulkOrders[] = [];
-        for (let r = 0; r <= plan.length; r++) {
+        for (let r = 0; r < plan.length + 2; r++) {
           blocks.push(await insertCreatedOrders(pool, { tenantId: TENANT, count: CLIENTS * STRIDE, orderNoPrefix: `H${r}-`, createdAt: new Date(), amount: AMOUNT }));
         }
         await pool.query(`VACUUM ANALYZE orders, order_lines`);
@@ -51,9 +57,17 @@ export const httpPayBench: Bench = {
         log(`${count(blocks.length * CLIENTS * STRIDE)} orders ready`);
 
         const server = await startConsole({ databaseUrl: db.url, port: PORT, label: "http-pay", log });
+        const before = await startConsole({ databaseUrl: db.url, port: PORT + 1, label: "http-pay-baseline", log, cwd: await baselineCheckout(DEFAULT_BASELINE, log) });
         const keepAlive = agent(CLIENTS);
+        /** Peak RSS of each side's web processes while its rounds ran. */
+        const rss = { api: [] as number[], baseline: [] as number[] };
         try {
-          const runApi = async (block: BulkOrders, secs: number, prefix: string): Promise<Round> => {
+          const runApi = async (side: "api" | "baseline", block: BulkOrders, secs: number, prefix: string): Promise<Round> => {
+            const target: ConsoleServer = side === "api" ? server : before;
+            const sampler = setInterval(() => {
+              const sizes = target.webProcessRss();
+              rss[side] = sizes.map((size, i) => Math.max(size, rss[side][i] ?? 0));
+            }, 500);
             const latencies: number[] = [];
             const unexpected: string[] = [];
             const deadline = performance.now() + secs * 1000;
@@ -62,7 +76,7 @@ export const httpPayBench: Bench = {
               Array.from({ length: CLIENTS }, async (_, client) => {
                 for (let n = 1; n <= STRIDE && performance.now() < deadline; n++) {
                   const orderNo = `${prefix}${String(client * STRIDE + n).padStart(8, "0")}`;
-                  const answer = await request(`${server.url}/api/v1/orders/${orderNo}/events`, {
+                  const answer = await request(`${target.url}/api/v1/orders/${orderNo}/events`, {
                     method: "POST",
                     agent: keepAlive,
                     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -74,6 +88,7 @@ export const httpPayBench: Bench = {
               }),
             );
             const elapsed = (performance.now() - t0) / 1000;
+            clearInterval(sampler);
             if (unexpected.length > 0) throw new Error(`api: ${unexpected.length} answers were not 200 applied, e.g. ${unexpected[0]}`);
             // Exactly one applied pay per call: the orders paid, their transitions, their messages.
             const { rows } = await pool.query<{ paid: number; transitions: number; messages: number }>(
@@ -88,7 +103,7 @@ export const httpPayBench: Bench = {
               throw new Error(`api: ${calls} calls answered applied, but the database holds ${JSON.stringify(check)}`);
             }
             const s = summarize(latencies);
-            return { side: "api", transactions: calls, seconds: elapsed, tps: calls / elapsed, detail: `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}` };
+            return { side, transactions: calls, seconds: elapsed, tps: calls / elapsed, detail: `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}` };
           };
 
           const runBench = async (block: BulkOrders, secs: number): Promise<Round> => {
@@ -124,34 +139,41 @@ export const httpPayBench: Bench = {
           };
 
           log("warm-up");
-          await runApi(blocks[0]!, 3, "H0-");
+          await runApi("api", blocks[0]!, 3, "H0-");
+          await runApi("baseline", blocks[1]!, 3, "H1-");
           const rounds: Round[] = [];
           for (const [i, side] of plan.entries()) {
-            const block = blocks[i + 1]!;
-            const round = side === "api" ? await runApi(block, seconds, `H${i + 1}-`) : await runBench(block, seconds);
+            const block = blocks[i + 2]!;
+            const round = side === "pgbench" ? await runBench(block, seconds) : await runApi(side, block, seconds, `H${i + 2}-`);
             log(`${side}: ${perSecond(round.tps)} (${round.detail})`);
             rounds.push(round);
           }
           const total = (side: Round["side"]) => totalRate(rounds, side);
           const api = total("api");
+          const baseline = total("baseline");
           const pgbench = total("pgbench");
           const ratio = api / pgbench;
+          const mib = (sizes: number[]) => sizes.map((size) => `${Math.round(size)} MiB`).join(", ") || "none found";
           return {
             metrics: [
               { name: "pay through the HTTP API", value: perSecond(api) },
               { name: "pgbench (the same transaction)", value: perSecond(pgbench) },
               { name: "ratio API / pgbench", value: ratio.toFixed(2), target: `≥ ${TARGET}`, met: ratio >= TARGET },
+              { name: `before (${DEFAULT_BASELINE}, tsx at run time): ratio API / pgbench`, value: (baseline / pgbench).toFixed(2) },
+              { name: "RSS per web process under this load (peak)", value: mib(rss.api) },
+              { name: `before (${DEFAULT_BASELINE}): RSS per web process under this load (peak)`, value: mib(rss.baseline) },
             ],
             notes: [
               `${CLIENTS} clients, each with one request in flight on a keep-alive connection, paying its own \`created\` orders: \`POST /api/v1/orders/{no}/events\` \`{"event":"pay"}\` with a tenant API key, against \`npm start\` (its web processes, the worker) on a fresh database; pgbench \`-M extended -c ${CLIENTS} -j 2\` with bench/transit.pgbench.sql reading lines and history as the API's transit() does (without the API's key and order lookup).`,
-              `Rounds of ${seconds} s after a 3 s API warm-up, total over total: ${rounds.map((r) => `${r.side} ${perSecond(r.tps)} (${r.detail})`).join("; ")}.`,
+              `The code before (${DEFAULT_BASELINE}, its own \`npm start\` from a worktree, port ${PORT + 1}) served the "baseline" rounds on the same database, both servers up throughout; RSS sampled every 0.5 s during each side's rounds.`,
+              `Rounds of ${seconds} s after a 3 s warm-up of each server, total over total: ${rounds.map((r) => `${r.side} ${perSecond(r.tps)} (${r.detail})`).join("; ")}.`,
               "Every answer was 200 `applied`; after each API round the database held exactly one paid order, one pay transition and one outbox message per call; every pgbench transaction paid its order.",
               "The clients, the server and PostgreSQL share this machine's cores: the API's rate is what they leave each other.",
             ],
           };
         } finally {
           keepAlive.destroy();
-          await server.stop();
+          await Promise.all([server.stop(), before.stop()]);
         }
       } finally {
         await pool.end();

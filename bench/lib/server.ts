@@ -1,8 +1,8 @@
-// The console as production runs it: `npm start` (scripts/start.ts) with DATABASE_URL set — it
-// migrates, builds only if the sources changed since the last build (its own stamp in .next), and
-// serves the web processes (lib/process/web-process.ts) together with the background worker.
+// The console as production runs it: `npm start` with DATABASE_URL set — it builds only if the
+// sources changed since the last build (scripts/build.mjs), migrates, and serves the web processes
+// (lib/process/web-process.ts) together with the background worker. `cwd` runs another checkout's
+// `npm start` the same way (bench/lib/baseline.ts: the code before a change, measured in the same run).
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { request } from "./http";
@@ -33,6 +33,9 @@ export async function startConsole(options: StartOptions): Promise<ConsoleServer
 
 class KilledBeforeServing extends Error {}
 
+/** Fixed, so that a build made by one benchmark serves the next without building again. */
+const BENCH_SECRET = "bench-only-secret-never-used-anywhere-real-0123456789";
+
 interface StartOptions {
   readonly databaseUrl: string;
   readonly port: number;
@@ -40,6 +43,8 @@ interface StartOptions {
   readonly log: (message: string) => void;
   /** How long a build plus start may take. */
   readonly timeoutMs?: number;
+  /** The checkout to start (default this one). */
+  readonly cwd?: string;
 }
 
 async function startOnce(options: StartOptions): Promise<ConsoleServer> {
@@ -48,15 +53,18 @@ async function startOnce(options: StartOptions): Promise<ConsoleServer> {
   const out = openSync(logFile, "w");
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn("npm", ["start"], {
-    // Its own process group, so stop() reaches npm, tsx, next and the worker it started.
+    // Its own process group, so stop() reaches npm, next and the worker it started.
     detached: true,
+    cwd: options.cwd,
     stdio: ["ignore", out, out],
     env: {
       ...process.env,
       DATABASE_URL: options.databaseUrl,
       PORT: String(options.port),
       NEXTAUTH_URL: url,
-      NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+      // The secrets a real database requires (scripts/build.mjs); the code before them took NEXTAUTH_SECRET.
+      ORDEROPS_SECRET: BENCH_SECRET,
+      NEXTAUTH_SECRET: BENCH_SECRET,
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
     },
@@ -106,6 +114,9 @@ async function startOnce(options: StartOptions): Promise<ConsoleServer> {
   throw new Error(`the console did not answer on ${url}/sign-in in time; see ${logFile}`);
 }
 
+/** Web processes: compiled (<build>/orderops/web.mjs), or run from source by tsx before issue 24. */
+const WEB_PROCESS = /orderops\/web\.mjs|lib\/process\/web-process\.ts/;
+
 /** The RSS of the web processes (lib/process/web-process.ts) in `npm start`'s process group. */
 function webProcessRss(group: number): number[] {
   const sizes: number[] = [];
@@ -114,7 +125,7 @@ function webProcessRss(group: number): number[] {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       // Fields after the command's closing parenthesis: state, ppid, pgrp, …
       const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-      if (pgrp !== group || !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("web-process")) continue;
+      if (pgrp !== group || !WEB_PROCESS.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
       const rss = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       if (rss) sizes.push(Number(rss[1]) / 1024);
     } catch {

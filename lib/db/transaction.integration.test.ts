@@ -31,6 +31,22 @@ describe("transaction()", () => {
     expect(await tenantCount("tx-prisma")).toEqual({ n: 1 });
   });
 
+  // lib/db/prisma.ts lends Prisma's adapter (@prisma/adapter-pg, pinned exactly) our connection and
+  // swallows the BEGIN and COMMIT it sends as query configs. If the adapter ever sends them another
+  // way, Prisma would commit our transaction half-way: this is the test that says so.
+  it("keeps our transaction open through Prisma's: its BEGIN and COMMIT never reach the connection", async () => {
+    await transaction(
+      async ({ client, prisma }) => {
+        await prisma.tenant.create({ data: { id: "tx-open", name: "Open", currency: "CNY" } });
+        // A savepoint exists only inside a transaction block: Prisma's COMMIT did not end ours.
+        await client.query("SAVEPOINT still_ours");
+        await client.query("RELEASE SAVEPOINT still_ours");
+      },
+      { prisma: true },
+    );
+    expect(await tenantCount("tx-open")).toEqual({ n: 1 });
+  });
+
   it("rolls back both when the work throws, and the Prisma write is invisible outside until then", async () => {
     const failure = transaction(
       async ({ client, prisma }) => {

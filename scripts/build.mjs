@@ -6,7 +6,7 @@
 // changed, and a deployment builds once and starts many times.
 import { spawn } from "node:child_process";
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
-import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
@@ -113,29 +113,33 @@ async function readRecord() {
 }
 
 /**
- * Builds what `target` needs unless it is current: "console" the whole (next build, then the
- * entries), anything else the entries alone (esbuild, about a second). Returns what it built.
+ * Makes the build current for `target`: "console" needs Next's build and the entries, anything else
+ * the entries alone (esbuild, about a second). The entries are always current when this resolves;
+ * `console` is then the console's build — done, or still running when `overlap` is set, so that
+ * `npm start` prepares the database meanwhile (scripts/start.ts waits for it before serving).
  */
-export async function ensureBuilt(target, { actionsKey, log = () => {} }) {
+export async function ensureBuilt(target, { actionsKey, overlap = false, log = () => {} }) {
   const sources = await sourceHash();
   const record = await readRecord();
   const entriesCurrent = record?.sources === sources;
   const consoleCurrent = entriesCurrent && record.console?.actionsKey === fingerprint(actionsKey);
-  if (target === "console" && !consoleCurrent) {
-    log(record === null ? "building (first start)" : "sources or keys changed: building");
-    await buildAll({ sources, actionsKey });
-    return "all";
+  if (!entriesCurrent) await buildEntries();
+  if (target !== "console" || consoleCurrent) {
+    if (!entriesCurrent) await writeRecord({ sources, console: null });
+    return { console: Promise.resolve() };
   }
-  if (!entriesCurrent) {
-    await buildEntries();
-    await writeRecord({ sources, console: null });
-    return "entries";
-  }
-  return "nothing";
+  log(record === null ? "building the console (first start)" : "sources or keys changed: building the console");
+  const build = buildConsole({ sources, actionsKey });
+  if (!overlap) await build;
+  return { console: build };
 }
 
-async function buildAll({ sources, actionsKey }) {
+async function buildConsole({ sources, actionsKey }) {
   const started = performance.now();
+  // What `next build` would clean, but not our entries (its own cleaning is off in next.config.mjs).
+  for (const entry of await readdir(BUILD_DIR).catch(() => [])) {
+    if (!KEEP_IN_BUILD_DIR.has(entry)) await rm(path.join(BUILD_DIR, entry), { recursive: true, force: true });
+  }
   await run(process.execPath, [nextBin(), "build"], {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -143,11 +147,12 @@ async function buildAll({ sources, actionsKey }) {
     NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: actionsKey,
     ORDEROPS_BUILD_ID: sources.slice(0, 20),
   });
-  // After next build, which empties its directory first.
-  await buildEntries();
   await writeRecord({ sources, console: { actionsKey: fingerprint(actionsKey) } });
-  process.stdout.write(`built in ${((performance.now() - started) / 1000).toFixed(1)} s into ${BUILD_DIR}\n`);
+  process.stdout.write(`console built in ${((performance.now() - started) / 1000).toFixed(1)} s into ${BUILD_DIR}\n`);
 }
+
+/** What `next build` keeps of its directory (its caches and traces), and our entries. */
+const KEEP_IN_BUILD_DIR = new Set(["orderops", "cache", "dev", "diagnostics", "lock", "trace"]);
 
 /** Bundles the entry points: our sources in, packages from node_modules left to Node. */
 export async function buildEntries() {
@@ -202,6 +207,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
     const keys = await resolveSecrets();
     await ensureBuilt("console", { actionsKey: keys.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, log: (line) => process.stdout.write(`${line}\n`) });
+    process.stdout.write(`${BUILD_DIR} is current\n`);
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -12,7 +12,7 @@ const config = [
   },
   // useFreshDatabase() and Playwright's fixture `use` are not React hooks.
   { files: ["**/*.test.ts", "e2e/**"], rules: { "react-hooks/rules-of-hooks": "off" } },
-  { ignores: ["lib/generated/**", ".next/**", ".data/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  { ignores: ["lib/generated/**", ".next/**", ".next-*/**", "bench/out/**", ".data/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];
 
 export default config;

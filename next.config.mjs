@@ -16,7 +16,7 @@ const nextConfig = {
   // other node serves): scripts/build.mjs derives it from the sources' contents.
   ...(process.env.ORDEROPS_BUILD_ID ? { generateBuildId: () => process.env.ORDEROPS_BUILD_ID } : {}),
   // Type-checking is `npm run lint`'s job (and CI's), not every build's: it was 15-24 s of a first start.
-  typescript: { ignoreBuildErrors: true },
+  typescript: { ignoreBuildErrors: true, tsconfigPath: "tsconfig.next.json" },
   // Turbopack's build cache costs a first build 10-14 s to write and only helps a second build of
   // the same directory; a deployment builds once, and developers rebuild with `npm run dev`.
   experimental: { turbopackFileSystemCacheForBuild: false },

@@ -12,6 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "bench/**/*.test.ts"],
+    // bench/out holds the checkout of an earlier commit that bench/http-pay.ts measures against.
+    exclude: ["**/node_modules/**", "bench/out/**"],
     globalSetup: ["lib/test/global-setup.ts"],
     setupFiles: ["lib/test/setup.ts"],
     // One worker per core, not Vitest's default of one fewer: most files wait on PostgreSQL, so on

@@ -1,6 +1,7 @@
 import { NextRequest } from "next/server";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOrder } from "@/app/api/v1/orders/[orderNo]/route";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
@@ -9,9 +10,15 @@ import { createApiKey } from "./keys";
 import { API_KEY_FAILURES, noteApiKeyFailure } from "./key-throttle";
 
 // Repeated failed API-key authentications from one address are answered 429 with Retry-After, a
-// valid key is still served, and the trail stays bounded: one audit row per address and minute.
+// valid key is still served, and the trail stays bounded: one audit row per address and minute —
+// one budget and one row whichever process serves each request, since the count is in PostgreSQL.
+//
+// The caller's address reaches the handler in CLIENT_ADDRESS_HEADER, written by the web process's
+// listener from the socket (lib/auth/client-address.ts); these tests write it as that listener would.
 
 useFreshDatabase();
+
+type Handler = typeof getOrder;
 
 let key = "";
 const BAD_KEY = `Bearer oo_000000000000_${"A".repeat(43)}`;
@@ -21,24 +28,21 @@ beforeAll(async () => {
   key = (await createApiKey({ tenantId: "throttle", name: "channel", actor: "test" })).key;
 });
 
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-async function call(authorization: string | null, forwardedFor?: string) {
+async function call(authorization: string | null, extra: { address?: string; forwardedFor?: string; handler?: Handler } = {}) {
   const headers: Record<string, string> = {};
   if (authorization !== null) headers.authorization = authorization;
-  if (forwardedFor) headers["x-forwarded-for"] = forwardedFor;
-  const response = await getOrder(new NextRequest("http://localhost/api/v1/orders/NONE", { headers }), { params: Promise.resolve({ orderNo: "NONE" }) });
+  if (extra.address) headers[CLIENT_ADDRESS_HEADER] = extra.address;
+  if (extra.forwardedFor) headers["x-forwarded-for"] = extra.forwardedFor;
+  const handler = extra.handler ?? getOrder;
+  const response = await handler(new NextRequest("http://localhost/api/v1/orders/NONE", { headers }), { params: Promise.resolve({ orderNo: "NONE" }) });
   return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as { error?: { code: string } } };
 }
 
 const throttledRows = (target: string) => getPrisma().auditEvent.findMany({ where: { action: "apikey.auth-failed", target } });
 
-describe("API key failures behind a trusted proxy", () => {
-  it("answer 429 with Retry-After past the limit from one address; other addresses and valid keys are served", async () => {
-    vi.stubEnv("TRUSTED_PROXIES", "10.0.0.0/8");
-    const attacker = "203.0.113.7, 10.0.0.1";
+describe("API key failures from one address", () => {
+  it("answer 429 with Retry-After past the limit; other addresses and valid keys are served", async () => {
+    const attacker = { address: "203.0.113.7" };
     for (let i = 0; i < API_KEY_FAILURES.perWindow; i++) expect((await call(BAD_KEY, attacker)).status).toBe(401);
 
     const throttled = await call(BAD_KEY, attacker);
@@ -51,31 +55,55 @@ describe("API key failures behind a trusted proxy", () => {
 
     // The integrator with a valid key behind the same address gets its answer (404: no such order).
     expect((await call(`Bearer ${key}`, attacker)).status).toBe(404);
-    expect((await call(BAD_KEY, "198.51.100.9, 10.0.0.1")).status).toBe(401);
+    expect((await call(BAD_KEY, { address: "198.51.100.9" })).status).toBe(401);
 
     const rows = await throttledRows("address:203.0.113.7");
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ ip: "203.0.113.7", detail: { failures: API_KEY_FAILURES.perWindow, prefixes: ["000000000000"] } });
+    expect(rows[0]).toMatchObject({ ip: "203.0.113.7", detail: { failures: API_KEY_FAILURES.perWindow, prefix: "000000000000" } });
+  });
+
+  it("are one budget across processes: of 60 at once through two copies of the API, 20 are answered 401, 40 are 429, and one row is written", async () => {
+    // A second copy of every module the route loads, as a second web process has: its own memory,
+    // the same database. (A count kept in memory would give each copy the whole limit.)
+    vi.resetModules();
+    const { GET: otherProcess } = await import("@/app/api/v1/orders/[orderNo]/route");
+    expect(otherProcess).not.toBe(getOrder);
+
+    const address = "203.0.113.60";
+    const failures = Array.from({ length: 60 }, (_, i) => call(BAD_KEY, { address, handler: i % 2 === 0 ? getOrder : otherProcess }));
+    const valid = call(`Bearer ${key}`, { address, handler: otherProcess });
+    const settled = await Promise.allSettled(failures);
+    expect(settled.filter((s) => s.status === "rejected")).toEqual([]);
+    const statuses = settled.map((s) => (s as PromiseFulfilledResult<Awaited<ReturnType<typeof call>>>).value.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(API_KEY_FAILURES.perWindow);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60 - API_KEY_FAILURES.perWindow);
+    expect((await valid).status).toBe(404);
+    expect(await throttledRows(`address:${address}`)).toHaveLength(1);
   });
 });
 
-describe("API key failures without trusted proxies", () => {
-  it("a forged X-Forwarded-For does not buy a fresh count: unknown callers share one", async () => {
-    vi.stubEnv("TRUSTED_PROXIES", "");
-    for (let i = 0; i < API_KEY_FAILURES.perWindow; i++) expect((await call(BAD_KEY, `192.0.2.${i}`)).status).toBe(401);
-    expect((await call(BAD_KEY, "192.0.2.200")).status).toBe(429);
-    expect((await call(`Bearer ${key}`, "192.0.2.200")).status).toBe(404);
-    expect(await throttledRows("address:unknown")).toHaveLength(1);
+describe("API key failures from callers whose address is unknown", () => {
+  it("share one count: without the listener's header, X-Forwarded-For buys no fresh count", async () => {
+    for (let i = 0; i < API_KEY_FAILURES.perWindow; i++) expect((await call(BAD_KEY, { forwardedFor: `192.0.2.${i}` })).status).toBe(401);
+    expect((await call(BAD_KEY, { forwardedFor: "192.0.2.200" })).status).toBe(429);
+    expect((await call(BAD_KEY)).status).toBe(429);
+    expect((await call(`Bearer ${key}`, { forwardedFor: "192.0.2.200" })).status).toBe(404);
+    const rows = await throttledRows("address:unknown");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ip: null, detail: { address: null, failures: API_KEY_FAILURES.perWindow } });
   });
 });
 
 describe("the failure window", () => {
   it("starts again after a minute, and audits again only then", async () => {
     const t0 = Date.parse("2026-01-01T00:00:00Z");
+    const at = (ms: number) => new Date(t0 + ms);
     const address = "198.18.0.1";
-    for (let i = 0; i < API_KEY_FAILURES.perWindow; i++) expect(await noteApiKeyFailure(address, null, t0 + i)).toBeNull();
-    expect(await noteApiKeyFailure(address, null, t0 + 30_000)).toBe(30);
-    expect(await noteApiKeyFailure(address, null, t0 + API_KEY_FAILURES.windowSeconds * 1000)).toBeNull();
+    for (let i = 0; i < API_KEY_FAILURES.perWindow; i++) expect(await noteApiKeyFailure(address, null, at(i))).toBeNull();
+    expect(await noteApiKeyFailure(address, null, at(30_000))).toBe(30);
+    expect(await noteApiKeyFailure(address, null, at(API_KEY_FAILURES.windowSeconds * 1000))).toBeNull();
     expect(await throttledRows(`address:${address}`)).toHaveLength(1);
+    for (let i = 1; i < API_KEY_FAILURES.perWindow; i++) expect(await noteApiKeyFailure(address, null, at(API_KEY_FAILURES.windowSeconds * 1000 + i))).toBeNull();
+    expect(await throttledRows(`address:${address}`)).toHaveLength(2);
   });
 });

@@ -1,6 +1,8 @@
 import "server-only";
 import { audit } from "@/lib/audit/record";
 import { clientAddress } from "@/lib/auth/client-address";
+import { getPool } from "@/lib/db/pool";
+import { countInWindow } from "@/lib/db/rate-window";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import type { OrderSnapshot } from "@/lib/orders/types";
@@ -9,31 +11,27 @@ import { authenticateApiKey, authenticateApiKeyForOrder, presentedKeyPrefix, typ
 // Failed API-key authentications, per caller address (lib/auth/client-address.ts; callers whose
 // address is unknown share one count). Past the limit in a minute, further failures from that
 // address answer 429 with Retry-After instead of 401. A valid key is always served: an address can
-// be shared (a NAT, or everyone when no proxy is trusted), and one misbehaving client there must
-// not lock out a correct integrator. Keys carry 256 random bits, so this is not what stops guessing;
-// it tells a broken or hostile client to back off and keeps the trail of it bounded.
+// be shared (a NAT, or a balancer left out of TRUSTED_PROXIES), and one misbehaving client there
+// must not lock out a correct integrator. Keys carry 256 random bits, so this is not what stops
+// guessing; it tells a broken or hostile client to back off and keeps the trail of it bounded.
 //
-// Counted in this process's memory, not in the database: a row per failure would turn every bad
-// request into a write — the flood itself. The price is that each web instance counts alone (the
-// limit is per instance), and a restart forgets; both are acceptable for a brake that is not the
-// lock. Logged and audited once per address and minute: the moment the limit is reached writes
-// one `apikey.auth-failed` row (the audit log is a chain every row must join, so a row per failure
-// would also serialise the flood on its head); the first failure of each minute is logged.
+// Counted in PostgreSQL (lib/db/rate-window.ts), so the limit is one budget for every web process
+// on every machine; counted in each process's memory, an address got the limit from each of them.
+// The price is a write per failed authentication: one UPDATE of the address's row, which a flood
+// from one address keeps hot (its failures queue on that row lock, and nothing else does). That
+// is on top of the key lookup the failure already cost, and far cheaper than an audit row.
+//
+// Logged and audited once per address and window: the failure that takes the count to exactly the
+// limit — one request, whichever process serves it — writes the one `apikey.auth-failed` row (the
+// audit log is a chain every row must join, so a row per failure would serialise the flood on its
+// head); the first failure of each window is logged. The audit row is written after the count, not
+// in its transaction: wrapping every failure in a transaction for it would cost two more round
+// trips each, so should that one write fail (the request then fails too), the window has no row.
 
 export const API_KEY_FAILURES = {
   perWindow: 20,
   windowSeconds: 60,
-  /** Addresses tracked at once; beyond it the oldest window is forgotten (memory stays bounded). */
-  maxTracked: 10_000,
 } as const;
-
-interface FailureWindow {
-  readonly startedAt: number;
-  failures: number;
-  readonly prefixes: Set<string>;
-}
-
-const windows = new Map<string, FailureWindow>();
 
 /** Raised instead of 401 once an address is over the limit; the route answers 429 with Retry-After. */
 export class ApiKeyThrottled extends AppError {
@@ -42,32 +40,20 @@ export class ApiKeyThrottled extends AppError {
   }
 }
 
-function windowOf(key: string, now: number): FailureWindow {
-  const current = windows.get(key);
-  if (current && now - current.startedAt < API_KEY_FAILURES.windowSeconds * 1000) return current;
-  windows.delete(key);
-  if (windows.size >= API_KEY_FAILURES.maxTracked) {
-    for (const [other, w] of windows) if (now - w.startedAt >= API_KEY_FAILURES.windowSeconds * 1000) windows.delete(other);
-    if (windows.size >= API_KEY_FAILURES.maxTracked) windows.delete(windows.keys().next().value!);
-  }
-  const fresh: FailureWindow = { startedAt: now, failures: 0, prefixes: new Set() };
-  windows.set(key, fresh);
-  return fresh;
-}
-
-/** Counts one failure; returns the seconds to wait when the address is now over the limit, else null. */
-export async function noteApiKeyFailure(address: string | null, prefix: string | null, now = Date.now()): Promise<number | null> {
-  const window = windowOf(address ?? "unknown", now);
-  window.failures += 1;
-  if (prefix && window.prefixes.size < 5) window.prefixes.add(prefix);
-  const detail = { address, failures: window.failures, windowSeconds: API_KEY_FAILURES.windowSeconds, prefixes: [...window.prefixes] };
-  if (window.failures === 1) logger.info({ security: "apikey.auth-failed", ...detail }, "API key refused");
-  if (window.failures === API_KEY_FAILURES.perWindow) {
+/**
+ * Counts one failure; returns the seconds to wait when the address is now over the limit, else null.
+ * `at` is the failure's time for tests; otherwise the database's clock.
+ */
+export async function noteApiKeyFailure(address: string | null, prefix: string | null, at: Date | null = null): Promise<number | null> {
+  const window = await countInWindow(getPool(), { scope: "api-key-failures", key: address ?? "unknown", seconds: API_KEY_FAILURES.windowSeconds }, at);
+  // `prefix` is the key prefix this failure presented: usually the same on every try of a broken integration.
+  const detail = { address, failures: window.count, windowSeconds: API_KEY_FAILURES.windowSeconds, prefix };
+  if (window.count === 1) logger.info({ security: "apikey.auth-failed", ...detail }, "API key refused");
+  if (window.count === API_KEY_FAILURES.perWindow) {
     logger.warn({ security: "apikey.throttled", ...detail }, "API key failures throttled");
     await audit({ actor: "anonymous", action: "apikey.auth-failed", target: address ? `address:${address}` : "address:unknown", ip: address, detail });
   }
-  if (window.failures <= API_KEY_FAILURES.perWindow) return null;
-  return Math.max(1, Math.ceil((window.startedAt + API_KEY_FAILURES.windowSeconds * 1000 - now) / 1000));
+  return window.count <= API_KEY_FAILURES.perWindow ? null : window.secondsLeft;
 }
 
 /**

@@ -38,6 +38,7 @@ const TABLES: Readonly<Record<Prisma.ModelName, string>> = {
   StorePollCursor: "store_poll_cursors",
   RefundReview: "refund_reviews",
   TakeBack: "take_backs",
+  RateWindow: "rate_windows",
 };
 
 const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
@@ -65,6 +66,7 @@ const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
   StorePollCursor: Prisma.StorePollCursorScalarFieldEnum,
   RefundReview: Prisma.RefundReviewScalarFieldEnum,
   TakeBack: Prisma.TakeBackScalarFieldEnum,
+  RateWindow: Prisma.RateWindowScalarFieldEnum,
 };
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -170,6 +172,7 @@ describe("schema.prisma agrees with the SQL migrations", () => {
     await db.takeBack.create({
       data: { tenantId: "schema-check", orderId: order.id, playerId: "p", sku: "gems", kind: "currency", grantId: "refund:r", units: -60, rule: "revoke", status: "pending" },
     });
+    await db.rateWindow.create({ data: { scope: "api-key-failures", key: "203.0.113.7", count: 1, endsAt: new Date() } });
 
     const counts = await Promise.all([
       db.tenant.count(),
@@ -195,6 +198,7 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       db.storePollCursor.count(),
       db.refundReview.count(),
       db.takeBack.count(),
+      db.rateWindow.count(),
     ]);
     expect(counts).toEqual(counts.map(() => 1));
     // Every fact written above joined a chain, whose heads the trigger keeps: one per order, one

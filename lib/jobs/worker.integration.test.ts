@@ -12,7 +12,7 @@ import { startReceiver, type Receiver } from "./test-receiver";
 import type { DeliveryReport } from "./delivery-coordinator";
 import { verifyChains } from "@/lib/audit/chain";
 import { sealCheckpoint } from "@/lib/audit/checkpoint";
-import { JOB_NAMES, runWorker, type JobName } from "./worker";
+import { JOB_NAMES, runWorker, type JobName, type RateWindowSweepCounts } from "./worker";
 
 useFreshDatabase();
 
@@ -67,7 +67,7 @@ describe("runWorker", () => {
 
     controller.abort();
     await worker;
-    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "refund-reviews", "take-backs", "timeout-close", "voided-purchases"]);
+    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "rate-windows", "refund-reviews", "take-backs", "timeout-close", "voided-purchases"]);
     // The checkpoint sealed what the jobs wrote: nothing is left unverified.
     expect(await verifyChains()).toMatchObject({ ok: true });
     expect(await sealCheckpoint()).toMatchObject({ result: expect.stringMatching(/^(nothing-new|sealed)$/) });
@@ -145,10 +145,11 @@ describe("runWorker", () => {
     // Every job's first statement on its table waits behind this lock — timeout close's and the
     // coordinator's scans of orders, the relay's claim of outbox messages, the audit checkpoint's
     // read of the chain heads, the voided purchases poll's cursors, the refund reviews' deadline
-    // scan — until the server ends the waiting connections, as a restart or pg_terminate_backend would.
+    // scan, the rate window sweep — until the server ends the waiting connections, as a restart or
+    // pg_terminate_backend would.
     const locker = await getPool().connect();
     await locker.query("BEGIN");
-    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads, store_poll_cursors, refund_reviews IN ACCESS EXCLUSIVE MODE");
+    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads, store_poll_cursors, refund_reviews, rate_windows IN ACCESS EXCLUSIVE MODE");
     const failures: { job: JobName; error: unknown }[] = [];
     const controller = new AbortController();
     const worker = runWorker({
@@ -156,6 +157,7 @@ describe("runWorker", () => {
       intervalMs: 20,
       checkpointIntervalMs: 20,
       voidedPollCheckMs: 20,
+      rateWindowSweepMs: 20,
       onError: (job, error) => failures.push({ job, error }),
     });
     try {
@@ -183,6 +185,34 @@ describe("runWorker", () => {
     // One failure per job, each the ended connection, and each job's loop lived on to do the work.
     expect(failures.map((f) => f.job).sort()).toEqual([...JOB_NAMES].sort());
     for (const { job, error } of failures) expect(isDatabaseUnavailable(error), `${job}: ${String(error)}`).toBe(true);
+  });
+
+  it("sweeps the rate windows that ended more than an hour ago, and only those", async () => {
+    // An address spray's leftovers (more than one batch of them), a window that ended recently and one still running.
+    await getPool().query(
+      `INSERT INTO rate_windows (scope, key, count, ends_at)
+       SELECT 'api-key-failures', '2001:db8::' || to_hex(n), 1, now() - interval '61 minutes' FROM generate_series(1, 10005) n
+       UNION ALL SELECT 'api-key-failures', '198.51.100.1', 20, now() - interval '59 minutes'
+       UNION ALL SELECT 'store-refusals', 'appstore:loop', 3, now() + interval '30 seconds'`,
+    );
+    const reports: RateWindowSweepCounts[] = [];
+    const controller = new AbortController();
+    const worker = runWorker({
+      signal: controller.signal,
+      intervalMs: 60_000,
+      onReport: (job, report) => {
+        if (job === "rate-windows") reports.push(report as RateWindowSweepCounts);
+      },
+    });
+    const left = () => rows(getPool(), z.object({ key: z.string() }), `SELECT key FROM rate_windows ORDER BY key`);
+    try {
+      await expect.poll(left, { timeout: 10_000 }).toEqual([{ key: "198.51.100.1" }, { key: "appstore:loop" }]);
+    } finally {
+      controller.abort();
+      await worker;
+    }
+    // A full batch went again at once, without waiting for the pause.
+    expect(reports.slice(0, 2)).toEqual([{ deleted: 10_000 }, { deleted: 5 }]);
   });
 
   it("stops at once when aborted while idle", async () => {

@@ -4,6 +4,7 @@ import type pg from "pg";
 import { getPool } from "@/lib/db/pool";
 import { sealCheckpoint } from "@/lib/audit/checkpoint";
 import { sweepDeliveryCases } from "@/lib/cases/settle";
+import { sweepRateWindows } from "@/lib/db/rate-window";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logger } from "@/lib/log";
 import { coordinateDeliveries, type DeliveryReport } from "./delivery-coordinator";
@@ -13,7 +14,7 @@ import { runTakeBackCalls, type TakeBackCallReport } from "./take-back-calls";
 import { closeExpiredOrders, type TimeoutCloseReport } from "./timeout-close";
 import { pollVoidedPurchases, type VoidedPollReport } from "./voided-purchases-poll";
 
-export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases", "refund-reviews", "voided-purchases", "take-backs"] as const;
+export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases", "refund-reviews", "voided-purchases", "take-backs", "rate-windows"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 /** The audit checkpoint's run, in numbers like the other jobs' reports. */
 export interface CheckpointCounts {
@@ -25,7 +26,20 @@ export interface CheckpointCounts {
 export interface CaseSweepCounts {
   readonly resolved: number;
 }
-export type JobReport = TimeoutCloseReport | DeliveryReport | RelayReport | CheckpointCounts | CaseSweepCounts | RefundReviewReport | VoidedPollReport | TakeBackCallReport;
+/** The rate window sweep's run: windows deleted that ended long ago (lib/db/rate-window.ts). */
+export interface RateWindowSweepCounts {
+  readonly deleted: number;
+}
+export type JobReport =
+  | TimeoutCloseReport
+  | DeliveryReport
+  | RelayReport
+  | CheckpointCounts
+  | CaseSweepCounts
+  | RefundReviewReport
+  | VoidedPollReport
+  | TakeBackCallReport
+  | RateWindowSweepCounts;
 
 export interface WorkerOptions {
   /** Abort to stop: each job finishes the batch in hand, then the worker returns. */
@@ -37,6 +51,8 @@ export interface WorkerOptions {
   readonly relayBatchSize?: number;
   /** The pause between looks for tenants due a Voided Purchases poll (each is polled every 15 minutes). Default one minute. */
   readonly voidedPollCheckMs?: number;
+  /** The pause between sweeps of rate windows that ended long ago. Default one minute. */
+  readonly rateWindowSweepMs?: number;
   readonly fetch?: typeof globalThis.fetch;
   readonly pool?: pg.Pool;
   /** Called with every run's counts (benchmarks, tests). */
@@ -47,13 +63,15 @@ export interface WorkerOptions {
 
 const log = logger.child({ component: "worker" });
 const TAKE_BACK_BATCH = 50;
+const RATE_WINDOW_BATCH = 10_000;
 
 /**
  * Runs the background jobs until `signal` aborts: timeout close, delivery, the outbox relay, the
  * audit checkpoint (verify and seal what was written since the last one, once a minute), the
  * case sweep (goods cases whose order no longer owes anything are resolved by the system), and the Google Play
- * Voided Purchases poll (voided-purchases-poll.ts: each connected tenant every 15 minutes), and the calls to the game
- * that take goods back after a refund or give them back after its reversal (take-back-calls.ts). Each job has its own loop, so a long
+ * Voided Purchases poll (voided-purchases-poll.ts: each connected tenant every 15 minutes), the calls to the game
+ * that take goods back after a refund or give them back after its reversal (take-back-calls.ts), and the sweep of
+ * rate windows that ended long ago (lib/db/rate-window.ts: an address spray leaves a row per address). Each job has its own loop, so a long
  * timeout-close backlog never holds up deliveries or webhooks: timeout close and the delivery
  * coordinator drain what is due and then pause; the relay goes again at once while its batches come
  * back full. A job that throws (database down) is logged and tried again after the pause.
@@ -86,6 +104,10 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       const report = await runTakeBackCalls({ pool, fetch, batchSize: TAKE_BACK_BATCH });
       return { report, more: report.claimed === TAKE_BACK_BATCH };
     },
+    "rate-windows": async () => {
+      const deleted = await sweepRateWindows(pool, RATE_WINDOW_BATCH);
+      return { report: { deleted }, more: deleted === RATE_WINDOW_BATCH };
+    },
   };
   const pause: Record<JobName, number> = {
     "timeout-close": options.intervalMs ?? 1000,
@@ -99,6 +121,9 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     "voided-purchases": options.voidedPollCheckMs ?? 60_000,
     // Calls a refund owes the game (take-back-calls.ts): like the relay, again at once while batches come back full.
     "take-backs": options.intervalMs ?? 1000,
+    // Ended windows are kept an hour anyway; once a minute keeps the table near that, and a full
+    // batch (a spray's leftovers) goes again at once.
+    "rate-windows": options.rateWindowSweepMs ?? 60_000,
   };
 
   log.info({ intervalMs: options.intervalMs ?? 1000 }, "worker started");

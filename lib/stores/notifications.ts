@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
+import { countInWindow } from "@/lib/db/rate-window";
 import { execute, maybeOne } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction, type Tx } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
@@ -20,32 +21,28 @@ import { refundSteps, storeActor, type NotificationOutcome, type StoreName, type
 export type Refused = { readonly result: "refused"; readonly code: "unauthenticated" | "forbidden" | "invalid-input"; readonly problem: Problem };
 
 /**
- * Refusals recorded as audit facts per tenant, store and minute, per web instance. The URL is public
- * and a refusal costs the caller nothing, so a row for every one would let anyone grow the audit log;
- * past this many in a minute they are only logged (the same reasoning as the API key throttle's).
+ * Refusals recorded as audit facts per store, tenant and minute (from the first refusal of the
+ * minute). The URL is public and a refusal costs the caller nothing, so a row for every one would let anyone grow the audit log; past this
+ * many in a minute they are only logged (the same reasoning as the API key throttle's). Counted in
+ * the database (lib/db/rate-window.ts), so the cap holds across every web process and machine.
  */
 export const REFUSALS_RECORDED_PER_MINUTE = 20;
-const refusalsThisMinute = new Map<string, { minute: number; count: number }>();
-
-function mayRecordRefusal(key: string, now: Date): boolean {
-  const minute = Math.floor(now.getTime() / 60_000);
-  const seen = refusalsThisMinute.get(key);
-  if (!seen || seen.minute !== minute) {
-    if (refusalsThisMinute.size > 10_000) refusalsThisMinute.clear();
-    refusalsThisMinute.set(key, { minute, count: 1 });
-    return true;
-  }
-  seen.count += 1;
-  return seen.count <= REFUSALS_RECORDED_PER_MINUTE;
-}
 
 /** A notification refused before anything was stored: an audit fact of the tenant's (within the rate), nothing else. */
-export async function refuseNotification(store: StoreName, tenantId: string, now: Date, code: Refused["code"], problem: Problem): Promise<Refused> {
-  if (mayRecordRefusal(`${store}:${tenantId}`, now)) {
-    await audit({ actor: storeActor(store), action: "store.notification-refused", tenantId, target: `tenant:${tenantId}`, detail: { store, problem } });
-  } else {
-    logger.warn({ tenantId, store, problem }, "store notification refused (audit rows for this minute used up)");
-  }
+export async function refuseNotification(store: StoreName, tenantId: string, code: Refused["code"], problem: Problem): Promise<Refused> {
+  // The count and the fact commit together, so the minute's facts are exactly its first 20
+  // refusals: a fact that fails to be written gives its place back, and concurrent refusals wait
+  // on the counter's row until this one has decided.
+  const recorded = await transaction(
+    async (tx: PrismaTransaction) => {
+      const window = await countInWindow(tx.client, { scope: "store-refusals", key: `${store}:${tenantId}`, seconds: 60 });
+      if (window.count > REFUSALS_RECORDED_PER_MINUTE) return false;
+      await audit({ actor: storeActor(store), action: "store.notification-refused", tenantId, target: `tenant:${tenantId}`, detail: { store, problem } }, tx.prisma);
+      return true;
+    },
+    { prisma: true },
+  );
+  if (!recorded) logger.warn({ tenantId, store, problem }, "store notification refused (audit rows for this minute used up)");
   return { result: "refused", code, problem };
 }
 

@@ -190,17 +190,18 @@ describe("App Store notifications: refused, recorded, nothing changed", () => {
     await refusedWith(await appleNotificationBody(apple, { type: "TEST", signedAt: T0 }), 403, "forbidden", "apple-unconnected");
   });
 
-  it("records at most 20 refusals per tenant and minute (the URL is public: a refusal must not be a free way to grow the audit log)", async () => {
+  it("records at most 20 refusals per tenant and minute, however many arrive at once (the URL is public: a refusal must not be a free way to grow the audit log)", async () => {
     await connectedTenant("apple-flood");
-    const before = await getPrisma().auditEvent.count({ where: { action: "store.notification-refused", tenantId: "apple-flood" } });
+    const facts = () => getPrisma().auditEvent.count({ where: { action: "store.notification-refused", tenantId: "apple-flood" } });
+    const before = await facts();
     const body = await appleNotificationBody(impostor, { type: "TEST", signedAt: T0 });
     const now = new Date(Date.UTC(2026, 11, 3, 12, 0, 5));
-    const answers = [];
-    for (let i = 0; i < 25; i++) {
-      answers.push(await receiveAppleNotification({ tenantId: "apple-flood", signedPayload: body.signedPayload, roots: [new X509Certificate(apple.rootPem)], now }));
-    }
-    expect(answers.every((a) => a.result === "refused")).toBe(true);
-    expect(await getPrisma().auditEvent.count({ where: { action: "store.notification-refused", tenantId: "apple-flood" } })).toBe(before + REFUSALS_RECORDED_PER_MINUTE);
+    // Counted in the database (lib/db/rate-window.ts), so this holds whichever web process each one reaches.
+    const answers = await Promise.allSettled(
+      Array.from({ length: 30 }, () => receiveAppleNotification({ tenantId: "apple-flood", signedPayload: body.signedPayload, roots: [new X509Certificate(apple.rootPem)], now })),
+    );
+    expect(answers.map((a) => (a.status === "fulfilled" ? a.value.result : a.reason))).toEqual(Array.from({ length: 30 }, () => "refused"));
+    expect(await facts()).toBe(before + REFUSALS_RECORDED_PER_MINUTE);
   });
 
   it("a tenant that does not exist is 404 and writes nothing; a body without signedPayload is 400", async () => {

@@ -51,7 +51,7 @@ export async function receiveAppleNotification(input: { tenantId: string; signed
   );
   if (!settings) return { result: "unknown-tenant" };
 
-  const refuse = (code: Refused["code"], problem: Problem): Promise<Refused> => refuseNotification(STORE, tenantId, input.now, code, problem);
+  const refuse = (code: Refused["code"], problem: Problem): Promise<Refused> => refuseNotification(STORE, tenantId, code, problem);
   const badSignature = (reason: StoreSignatureFailure) => refuse("unauthenticated", { kind: "store-signature-invalid", reason });
 
   const outer = await verifySigned(input.signedPayload, input.roots, input.now);

@@ -40,7 +40,7 @@ export async function receiveGooglePush(input: {
     [tenantId],
   );
   if (!settings) return { result: "unknown-tenant" };
-  const refuse = (code: Refused["code"], problem: Problem): Promise<Refused> => refuseNotification(STORE, tenantId, input.now, code, problem);
+  const refuse = (code: Refused["code"], problem: Problem): Promise<Refused> => refuseNotification(STORE, tenantId, code, problem);
 
   const token = await verifyPushToken(input.authorization, input.issuer.keys, input.issuer.issuers, input.now);
   if (!token.ok) return refuse("unauthenticated", { kind: "store-token-invalid", reason: token.reason });

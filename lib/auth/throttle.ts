@@ -16,9 +16,10 @@ import { logger } from "@/lib/log";
 // (50 an hour, about the "no more than 100 consecutive failures" of NIST SP 800-63B), and one
 // address spraying many accounts by a per-address limit.
 //
-// The address is only known behind trusted proxies (lib/auth/client-address.ts). Without it the
-// pair and address limits cannot be applied — pooling every unknown caller into one "address"
-// would give a stranger the lockout weapon back — and the per-account limit alone holds.
+// The address is the socket's peer, or what a trusted proxy vouches for (lib/auth/client-address.ts),
+// so all three limits apply out of the box. When it is unknown (the socket was gone before the
+// request was read) the pair and address limits cannot be applied — pooling every unknown caller
+// into one "address" would give a stranger the lockout weapon back — and the per-account limit holds.
 export const THROTTLE = {
   /** Failures for one account from one address since that pair's last success. */
   pair: { failures: 5, windowSeconds: 15 * 60 },

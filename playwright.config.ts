@@ -10,7 +10,8 @@ if (args.some((a, i) => a === "--project=screenshots" || (a === "--project" && a
 const screenshots = process.env.ORDEROPS_SCREENSHOTS === "1";
 
 // Browser tests on Debian's Chromium (Playwright cannot download its own here), against the built
-// console on a real PostgreSQL database that e2e/server.ts recreates and seeds for every run.
+// console as production runs it: two app nodes behind a load balancer (HAProxy, round robin) on
+// E2E_PORT, sharing a real PostgreSQL database that e2e/server.ts recreates and seeds for every run.
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
@@ -34,15 +35,18 @@ export default defineConfig({
   },
   webServer: {
     command: "tsx --conditions=react-server e2e/server.ts",
+    // The balancer, which the harness starts once both nodes answer.
     url: `http://127.0.0.1:${E2E_PORT}/sign-in`,
+    // Two first starts, each with its build, one after the other.
     timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    // The browser plays a client behind a trusted proxy on loopback: X-Forwarded-For names its
-    // address, so the sign-in tests can be a stranger and an owner on different addresses.
-    // Two web processes behind the one port, whatever the machine's cores (e2e/scale-out.spec.ts
-    // proves both serve), so every spec runs against the cluster as production does.
-    env: { E2E_SERVER_URL, PORT: String(E2E_PORT), LOG_LEVEL: "warn", TRUSTED_PROXIES: "127.0.0.1,::1", WEB_CONCURRENCY: "2" },
+    // The nodes run in process groups of their own (a test kills one whole, as a machine dies), which
+    // Playwright's default SIGKILL to the harness's group would not reach: the harness stops them.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 30_000 },
+    // Each node's settings (its port, build directory, secret, trusted proxies, web processes) are
+    // the harness's: e2e/server.ts.
+    env: { E2E_SERVER_URL, E2E_PORT: String(E2E_PORT) },
   },
 });

@@ -1,17 +1,18 @@
-// Scale-out stays exact: the production server as `npm start` runs it here — two web processes
-// behind one port (WEB_CONCURRENCY=2 in playwright.config.ts, Node's cluster module) and its worker —
-// plus a second worker started by this spec, all on the e2e run's fresh PostgreSQL database.
+// Scale-out stays exact: the production shape as the browser tests run it (e2e/server.ts) — two
+// app nodes behind HAProxy, node A with two web processes (Node's cluster module) and node B with
+// one, each node with its worker — plus a third worker started by this spec, all on the e2e run's
+// fresh PostgreSQL database. The calls go through the balancer, so both nodes take them.
 //
-// This lives with the browser tests rather than in vitest because it needs the built console: the
-// e2e run builds it once for every spec (vitest runs first, on a clean clone there is no build yet,
-// and building there would cost more than this whole spec).
+// This lives with the browser tests rather than in vitest because it needs the built console and its
+// nodes: the e2e run builds and starts them once for every spec (vitest runs first, on a clean clone
+// there is no build yet, and building there would cost more than this whole spec).
 import { spawn, type ChildProcess } from "node:child_process";
-import http from "node:http";
 import pg from "pg";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { channelKey } from "./channel";
-import { E2E_DATABASE_URL, E2E_PORT } from "./env";
+import { E2E_DATABASE_URL, E2E_NODES, E2E_SECRET } from "./env";
+import { countBy, pay as payThrough, tally, type Answer } from "./fresh-call";
 import { expect, test } from "./fixtures";
 
 const TENANT = "scaleout";
@@ -29,13 +30,23 @@ test.beforeAll(async () => {
   pool = new pg.Pool({ connectionString: E2E_DATABASE_URL, max: 10 });
   await ensureTenant(pool, tenantSpec(TENANT, { unpaidTimeoutSeconds: TIMEOUT_SECONDS }));
   key = await channelKey(pool, TENANT, "alipay");
-  // The second worker (`npm start` runs the first), ticking fast so the timeout race is tight.
-  worker = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/jobs/worker-main.ts"], {
-    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL, WORKER_INTERVAL_MS: "50", LOG_LEVEL: "error", NODE_ENV: "production", ORDEROPS_SERVICE: "orderops-worker-2" },
+  // The third worker (each node's `npm start` runs one): the compiled one of node A's build, as
+  // `npm run worker` starts it, ticking fast so the timeout race is tight.
+  worker = spawn(process.execPath, ["--conditions=react-server", "scripts/run.mjs", "worker"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: E2E_DATABASE_URL,
+      ORDEROPS_SECRET: E2E_SECRET,
+      NEXT_DIST_DIR: E2E_NODES[0]!.distDir,
+      WORKER_INTERVAL_MS: "50",
+      LOG_LEVEL: "error",
+      NODE_ENV: "production",
+      ORDEROPS_SERVICE: "orderops-worker-3",
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   await expect
-    .poll(async () => (await pool.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'orderops-worker-2'`)).rowCount, {
+    .poll(async () => (await pool.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'orderops-worker-3'`)).rowCount, {
       timeout: 30_000,
     })
     .toBeGreaterThan(0);
@@ -50,53 +61,12 @@ test.afterAll(async () => {
   await pool.end();
 });
 
-interface Answer {
-  readonly status: number;
-  readonly result: string;
-}
-
-/** One pay callback on a connection of its own, so the cluster's round robin spreads the calls. */
+/** One pay callback on a connection of its own, so the balancer's round robin spreads the calls. */
 function pay(orderNo: string, bizKey: string): Promise<Answer> {
-  const body = JSON.stringify({ event: "pay", bizKey, amount: AMOUNT, reason: "channel callback" });
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: "127.0.0.1",
-        port: E2E_PORT,
-        path: `/api/v1/orders/${orderNo}/events`,
-        method: "POST",
-        agent: false,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-        timeout: 60_000,
-      },
-      (response) => {
-        let text = "";
-        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.on("end", () => {
-          let result = `HTTP ${response.statusCode}: ${text.slice(0, 200)}`;
-          try {
-            result = (JSON.parse(text) as { result?: string }).result ?? result;
-          } catch {
-            // not JSON: the status and body say what happened
-          }
-          resolve({ status: response.statusCode ?? 0, result });
-        });
-        response.on("error", reject);
-      },
-    );
-    request.on("timeout", () => request.destroy(new Error("pay timed out")));
-    request.on("error", reject);
-    request.end(body);
-  });
+  return payThrough(key, orderNo, bizKey, AMOUNT);
 }
 
-function tally(answers: readonly Answer[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const a of answers) counts[`${a.status} ${a.result}`] = (counts[`${a.status} ${a.result}`] ?? 0) + 1;
-  return counts;
-}
-
-test("200 identical pay callbacks at one order, spread over both web processes: exactly one applied", async () => {
+test("scale-out: 200 identical pay callbacks at one order, spread over both nodes and their web processes: exactly one applied", async () => {
   const order = await createOrder(pool, { tenantId: TENANT, amount: AMOUNT });
 
   const answers = await Promise.all(Array.from({ length: 200 }, () => pay(order.orderNo, `alipay-${order.orderNo}`)));
@@ -110,20 +80,22 @@ test("200 identical pay callbacks at one order, spread over both web processes: 
     [order.id],
   );
   expect(rows[0]).toEqual({ transitions: 1, state: "paid", version: 1, messages: 1, exceptions: 0 });
-  // Both web processes answered calls of this burst: each holds its own connections to the database
-  // (application_name names the process; the pool keeps idle connections for 10 s).
+  // The burst was spread over both nodes (the balancer names the node that answered each call) …
+  expect(Object.keys(countBy(answers, (a) => a.servedBy ?? "none")).sort()).toEqual(E2E_NODES.map((n) => n.name));
+  // … and over every web process of each: each holds its own connections to the database
+  // (application_name names the node and the process; the pool keeps idle connections for 10 s).
   const web = await pool.query<{ name: string }>(
     `SELECT DISTINCT application_name AS name FROM pg_stat_activity
-     WHERE datname = current_database() AND application_name LIKE 'orderops-web-%' ORDER BY 1`,
+     WHERE datname = current_database() AND application_name LIKE 'orderops-node-%-web-%' ORDER BY 1`,
   );
-  expect(web.rows.map((r) => r.name)).toEqual(["orderops-web-1", "orderops-web-2"]);
+  expect(web.rows.map((r) => r.name)).toEqual(E2E_NODES.flatMap((n) => Array.from({ length: n.webProcesses }, (_, i) => `orderops-${n.name}-web-${i + 1}`)));
 });
 
-test("timeout close racing payments with two workers and two web processes: every order paid or closed, never both", async () => {
+test("scale-out: timeout close racing payments with three workers and both nodes: every order paid or closed, never both", async () => {
   const N = 100;
   const SPACING_MS = 30;
   // The orders expire 3 s from now; their payments arrive from 1.5 s before that to 1.5 s after,
-  // one every 30 ms, while both workers close whatever has expired.
+  // one every 30 ms, while the workers close whatever has expired.
   const expiresAt = Date.now() + 3_000;
   const createdAt = new Date(expiresAt - TIMEOUT_SECONDS * 1000);
   const orders = await Promise.all(Array.from({ length: N }, () => createOrder(pool, { tenantId: TENANT, amount: AMOUNT, createdAt })));

@@ -37,8 +37,7 @@ const WEB_BUNDLE_MAY_HOLD = ["lib/process/web-process.ts", "lib/api/serve.ts", "
 // demo makes its own secret once and keeps it in .data/.
 
 const DEMO_SECRET_FILE = path.join(".data", "secret");
-export const SECRET_HINT = "set ORDEROPS_SECRET to the same random value on every node (make one with `openssl rand -base64 32`); both keys are derived from it";
-
+const SECRET_HINT = "set ORDEROPS_SECRET to the same random value on every node (make one with `openssl rand -base64 32`); both keys are derived from it";
 
 /**
  * The session secret and the server-actions key this process must run (and build) with.
@@ -87,7 +86,7 @@ async function demoSecret() {
 const SOURCES = ["app", "components", "lib", "messages", "scripts", "prisma/schema.prisma", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "global.d.ts", "package-lock.json"];
 const SKIP = /(^|\/)(generated|node_modules)(\/|$)|\.test\.ts$/;
 
-export async function sourceHash() {
+async function sourceHash() {
   const hash = createHash("sha256");
   const visit = async (entry) => {
     if (SKIP.test(entry)) return;
@@ -155,7 +154,7 @@ async function buildConsole({ sources, actionsKey }) {
 const KEEP_IN_BUILD_DIR = new Set(["orderops", "cache", "dev", "diagnostics", "lock", "trace"]);
 
 /** Bundles the entry points: our sources in, packages from node_modules left to Node. */
-export async function buildEntries() {
+async function buildEntries() {
   const result = await esbuild.build({
     entryPoints: ENTRIES,
     outdir: ENTRIES_DIR,
@@ -173,15 +172,11 @@ export async function buildEntries() {
     // Where a bundled module ends up, relative paths it computes from import.meta.url change: none
     // of ours do (the Prisma client only sets __dirname, which it does not use with its wasm inlined).
   });
-  const web = Object.values(result.metafile.outputs).find((output) => output.entryPoint === ENTRIES.web);
-  const strays = Object.keys(web?.inputs ?? {}).filter((input) => !input.startsWith("node_modules/") && !WEB_BUNDLE_MAY_HOLD.some((allowed) => input.startsWith(allowed)));
-  // Shared chunks count too: the web entry's imports list them.
-  for (const chunk of web?.imports ?? []) {
-    if (chunk.kind !== "import-statement") continue;
-    for (const input of Object.keys(result.metafile.outputs[chunk.path]?.inputs ?? {})) {
-      if (!WEB_BUNDLE_MAY_HOLD.some((allowed) => input.startsWith(allowed))) strays.push(input);
-    }
-  }
+  // The web entry and the shared chunks it imports: every source file in them must be allowed.
+  const { outputs } = result.metafile;
+  const web = Object.values(outputs).find((output) => output.entryPoint === ENTRIES.web);
+  const chunks = [web, ...(web?.imports ?? []).filter((i) => i.kind === "import-statement").map((i) => outputs[i.path])];
+  const strays = chunks.flatMap((chunk) => Object.keys(chunk?.inputs ?? {})).filter((input) => !WEB_BUNDLE_MAY_HOLD.some((allowed) => input.startsWith(allowed)));
   if (strays.length > 0) throw new Error(`the web process's bundle must take lib/ from Next's build, but it holds ${[...new Set(strays)].join(", ")}`);
 }
 

@@ -21,7 +21,8 @@ import STATIC_SECURITY_HEADERS from "./static-headers.json" with { type: "json" 
 //   request came over HTTPS.
 // Then the integration API's key and store routes are answered here (lib/api/serve.ts), and
 // everything else — pages, sign-in, server actions, static files, the routes a staff session calls —
-// goes to Next, whose proxy.ts only sends a browser without a session to sign-in.
+// goes to Next, whose proxy.ts only sends a browser without a session to sign-in (and answers a
+// path that does not decode).
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 

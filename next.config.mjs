@@ -8,10 +8,8 @@ const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // The build directory: one per node of a deployment, or per test node (scripts/build.mjs), which
-  // cleans it itself before a build, sparing the processes' entry points it keeps there.
+  // The build directory: one per node of a deployment, or per test node (scripts/build.mjs).
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  cleanDistDir: false,
   // Two nodes built apart must agree on the build id (their pages name /_next/static/<id>/ files the
   // other node serves): scripts/build.mjs derives it from the sources' contents.
   ...(process.env.ORDEROPS_BUILD_ID ? { generateBuildId: () => process.env.ORDEROPS_BUILD_ID } : {}),

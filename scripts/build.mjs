@@ -6,7 +6,7 @@
 // changed, and a deployment builds once and starts many times.
 import { spawn } from "node:child_process";
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
-import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
@@ -113,32 +113,23 @@ async function readRecord() {
 
 /**
  * Makes the build current for `target`: "console" needs Next's build and the entries, anything else
- * the entries alone (esbuild, about a second). The entries are always current when this resolves;
- * `console` is then the console's build — done, or still running when `overlap` is set, so that
- * `npm start` prepares the database meanwhile (scripts/start.ts waits for it before serving).
+ * the entries alone (esbuild, about a second).
  */
-export async function ensureBuilt(target, { actionsKey, overlap = false, log = () => {} }) {
+export async function ensureBuilt(target, { actionsKey, log = () => {} }) {
   const sources = await sourceHash();
   const record = await readRecord();
   const entriesCurrent = record?.sources === sources;
-  const consoleCurrent = entriesCurrent && record.console?.actionsKey === fingerprint(actionsKey);
-  if (!entriesCurrent) await buildEntries();
-  if (target !== "console" || consoleCurrent) {
-    if (!entriesCurrent) await writeRecord({ sources, console: null });
-    return { console: Promise.resolve() };
+  if (target === "console" && !(entriesCurrent && record.console?.actionsKey === fingerprint(actionsKey))) {
+    log(record === null ? "building the console (first start)" : "sources or keys changed: building the console");
+    await buildConsole({ sources, actionsKey });
+  } else if (!entriesCurrent) {
+    await buildEntries();
+    await writeRecord({ sources, console: null });
   }
-  log(record === null ? "building the console (first start)" : "sources or keys changed: building the console");
-  const build = buildConsole({ sources, actionsKey });
-  if (!overlap) await build;
-  return { console: build };
 }
 
 async function buildConsole({ sources, actionsKey }) {
   const started = performance.now();
-  // What `next build` would clean, but not our entries (its own cleaning is off in next.config.mjs).
-  for (const entry of await readdir(BUILD_DIR).catch(() => [])) {
-    if (!KEEP_IN_BUILD_DIR.has(entry)) await rm(path.join(BUILD_DIR, entry), { recursive: true, force: true });
-  }
   await run(process.execPath, [nextBin(), "build"], {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -146,12 +137,11 @@ async function buildConsole({ sources, actionsKey }) {
     NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: actionsKey,
     ORDEROPS_BUILD_ID: sources.slice(0, 20),
   });
+  // After `next build`, which empties its directory first.
+  await buildEntries();
   await writeRecord({ sources, console: { actionsKey: fingerprint(actionsKey) } });
-  process.stdout.write(`console built in ${((performance.now() - started) / 1000).toFixed(1)} s into ${BUILD_DIR}\n`);
+  process.stdout.write(`built in ${((performance.now() - started) / 1000).toFixed(1)} s into ${BUILD_DIR}\n`);
 }
-
-/** What `next build` keeps of its directory (its caches and traces), and our entries. */
-const KEEP_IN_BUILD_DIR = new Set(["orderops", "cache", "dev", "diagnostics", "lock", "trace"]);
 
 /** Bundles the entry points: our sources in, packages from node_modules left to Node. */
 async function buildEntries() {

@@ -21,13 +21,8 @@ try {
   const keys = target === "start" ? await resolveSecrets() : null;
   Object.assign(process.env, keys);
   // The console needs Next's build, except under `npm run dev`, where Next compiles as it serves.
-  // Its build may still be running when start.mjs begins: that prepares the database meanwhile,
-  // and waits for it before it starts the web processes.
   const whole = target === "start" && !rest.includes("--dev");
-  const built = await ensureBuilt(whole ? "console" : "entries", { actionsKey: keys?.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, overlap: whole, log: (line) => process.stdout.write(`${line}\n`) });
-  // Handled here so a failed build is reported where start.mjs awaits it, not as an unhandled rejection.
-  built.console.catch(() => {});
-  globalThis.orderopsConsoleBuild = built.console;
+  await ensureBuilt(whole ? "console" : "entries", { actionsKey: keys?.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, log: (line) => process.stdout.write(`${line}\n`) });
 } catch (error) {
   // A missing secret or a failed build: one clear line (the build printed its own errors above).
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -58,9 +58,6 @@ async function main(): Promise<void> {
   await disconnectPrisma();
   await closePool();
 
-  // On a first start (or after a change) the console's build has run beside all this (scripts/run.mjs).
-  await (globalThis as { orderopsConsoleBuild?: Promise<void> }).orderopsConsoleBuild;
-
   const simulate = embedded && process.env.SIMULATOR !== "off";
   const webProcesses = dev ? 1 : webProcessCount(process.env, { embedded });
   const budget = connectionBudget(process.env, { web: webProcesses, simulator: simulate });

@@ -22,9 +22,10 @@ export type Refused = { readonly result: "refused"; readonly code: "unauthentica
 
 /**
  * Refusals recorded as audit facts per store, tenant and minute (from the first refusal of the
- * minute). The URL is public and a refusal costs the caller nothing, so a row for every one would let anyone grow the audit log; past this
- * many in a minute they are only logged (the same reasoning as the API key throttle's). Counted in
- * the database (lib/db/rate-window.ts), so the cap holds across every web process and machine.
+ * minute). The URL is public and a refusal costs the caller nothing, so a row for every one would
+ * let anyone grow the audit log; past this many in a minute they are only logged (the same
+ * reasoning as the API key throttle's). Counted in the database (lib/db/rate-window.ts), so the cap
+ * holds across every web process and machine.
  */
 export const REFUSALS_RECORDED_PER_MINUTE = 20;
 

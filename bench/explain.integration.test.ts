@@ -15,6 +15,7 @@ import { caseCounts } from "@/lib/cases/queries/case-counts";
 import { getPool } from "@/lib/db/pool";
 import { preparedStatements } from "@/lib/db/sql";
 import "@/lib/api/keys";
+import "@/lib/orders/grant";
 import "@/lib/orders/transit";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { useFreshDatabase } from "@/lib/test/database";
@@ -196,11 +197,7 @@ describe("the payment path's prepared statements reach their order's rows under 
     grants: /order_id = /,
   };
 
-  it.each(
-    preparedStatements()
-      .filter((s) => s.name.startsWith("transit.") || s.name.startsWith("api-key."))
-      .map((s) => [s.name, s] as const),
-  )("%s", async (_name, statement) => {
+  it.each(preparedStatements().map((s) => [s.name, s] as const))("%s", async (_name, statement) => {
     const client = await getPool().connect();
     try {
       await client.query("SET plan_cache_mode = force_generic_plan");
@@ -219,9 +216,9 @@ describe("the payment path's prepared statements reach their order's rows under 
     }
   });
 
-  it("covers transit's lock and write and the API key lookups", () => {
+  it("covers every statement of transit and grant and the API key lookups", () => {
     expect(preparedStatements().map((s) => s.name)).toEqual(
-      expect.arrayContaining(["transit.lock", "transit.write", "api-key.caller", "api-key.caller-and-order"]),
+      expect.arrayContaining(["order.lock", "transit.facts", "transit.write", "grant.facts", "grant.write", "api-key.caller", "api-key.caller-and-order"]),
     );
   });
 });

@@ -2,12 +2,12 @@ import "server-only";
 import type pg from "pg";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { maybeOne, one } from "@/lib/db/sql";
+import { maybeOne, one, prepared } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import type { Refusal } from "@/lib/problems";
 import { decideGrant, RESERVED_GRANT_PREFIXES, type GrantRefusalOutcome } from "./grant-decision";
 import type { Source } from "./machine";
-import { GRANT_COLUMNS, grantRow, lineLedgerRow, lineLedgerSql, ORDER_COLUMNS, orderRow } from "./rows";
+import { GRANT_COLUMNS, grantRow, lineLedgerRow, lineLedgerSql, LOCK_ORDER, orderRow } from "./rows";
 import type { GrantRecord, OrderSnapshot } from "./types";
 
 export interface GrantInput {
@@ -30,6 +30,34 @@ export type GrantResult =
 
 const factsRow = z.object({ line: lineLedgerRow.nullable(), existing: grantRow.nullable() });
 
+// A delivery runs these for every line, prepared (lib/db/sql.ts). The line's grants are read by
+// (tenant_id, order_id, sku) alone and the replay check is taken from them: MATERIALIZED keeps
+// grant_id out of the index choice, so a generic plan can only use the order's own unique key (the
+// same guard as transit's facts statement).
+const FACTS = prepared(
+  "grant.facts",
+  `WITH mine AS MATERIALIZED (SELECT ${GRANT_COLUMNS} FROM grants WHERE tenant_id = $1 AND order_id = $2 AND sku = $3)
+   SELECT
+     (SELECT row_to_json(l) FROM (${lineLedgerSql("$1", "$2")}) l WHERE l.sku = $3) AS line,
+     (SELECT row_to_json(m) FROM mine m WHERE m."grantId" = $4) AS existing`,
+);
+
+const WRITE = prepared(
+  "grant.write",
+  `WITH g AS (
+     INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     RETURNING ${GRANT_COLUMNS}
+   ), m AS (
+     INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)
+     SELECT $1, $2, 'order.granted', jsonb_build_object(
+       'tenantId', $1::text, 'orderNo', $9::text, 'sku', g.sku, 'grantId', g."grantId", 'quantity', g.quantity,
+       'source', g.source, 'at', g."at")
+     FROM g
+   )
+   SELECT * FROM g`,
+);
+
 /**
  * Records one grant on one order line. Under the order's row lock, so concurrent grants on the
  * same order queue up and their sum can never pass the line quantity: lock, facts, decide
@@ -41,18 +69,10 @@ export async function grant(input: GrantInput, pool: pg.Pool = getPool()): Promi
   if (reserved) return { result: "reserved-grant-id", refusal: { kind: "reserved-grant-id", prefix: reserved } };
   return transaction(
     async ({ client }): Promise<GrantResult> => {
-      const order = await maybeOne(client, orderRow, `SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 FOR UPDATE`, [input.orderId]);
+      const order = await maybeOne(client, orderRow, LOCK_ORDER, [input.orderId]);
       if (!order) return { result: "not-found" };
 
-      const facts = await one(
-        client,
-        factsRow,
-        `SELECT
-           (SELECT row_to_json(l) FROM (${lineLedgerSql("$1", "$2")}) l WHERE l.sku = $3) AS line,
-           (SELECT row_to_json(x) FROM (SELECT ${GRANT_COLUMNS} FROM grants
-              WHERE tenant_id = $1 AND order_id = $2 AND sku = $3 AND grant_id = $4) x) AS existing`,
-        [order.tenantId, order.id, input.sku, input.grantId],
-      );
+      const facts = await one(client, factsRow, FACTS, [order.tenantId, order.id, input.sku, input.grantId]);
       const decision = decideGrant({
         state: order.state,
         sku: input.sku,
@@ -66,18 +86,7 @@ export async function grant(input: GrantInput, pool: pg.Pool = getPool()): Promi
       const inserted = await one(
         client,
         grantRow,
-        `WITH g AS (
-           INSERT INTO grants (tenant_id, order_id, sku, grant_id, quantity, source, actor, reason)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           RETURNING ${GRANT_COLUMNS}
-         ), m AS (
-           INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)
-           SELECT $1, $2, 'order.granted', jsonb_build_object(
-             'tenantId', $1::text, 'orderNo', $9::text, 'sku', g.sku, 'grantId', g."grantId", 'quantity', g.quantity,
-             'source', g.source, 'at', g."at")
-           FROM g
-         )
-         SELECT * FROM g`,
+        WRITE,
         [order.tenantId, order.id, input.sku, input.grantId, input.quantity, input.source, input.actor, input.reason ?? null, order.orderNo],
       );
       return { result: "applied", order, grant: inserted };

@@ -1,12 +1,19 @@
 // How orders, transitions and grants are read with raw SQL: each select list beside the schema that
 // decodes its rows (lib/db/sql.ts). A column renamed in one and not the other fails a test at once.
 import { z } from "zod";
+import { prepared } from "@/lib/db/sql";
 import { REINSTATE_GRANT_PREFIX } from "./grant-decision";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "./machine";
 import type { GrantRecord, OrderSnapshot, TransitionRecord } from "./types";
 
 export const ORDER_COLUMNS = `id, tenant_id AS "tenantId", order_no AS "orderNo", player_id AS "playerId", amount, currency,
   state, state_at AS "stateAt", version`;
+
+/**
+ * The order's row lock every writer of its transitions and grants takes first (transit, grant):
+ * prepared (lib/db/sql.ts), by primary key.
+ */
+export const LOCK_ORDER = prepared("order.lock", `SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 FOR UPDATE`);
 
 export const orderRow: z.ZodType<OrderSnapshot, unknown> = z.object({
   id: z.number(),

@@ -41,12 +41,14 @@ type Counts = { -readonly [K in keyof TimeoutCloseReport]: number };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const idRow = z.object({ id: z.number() });
+const candidateRow = z.object({ id: z.number(), createdAt: z.string() });
 const log = logger.child({ job: "timeout-close" });
 
 /**
  * Closes `created` orders older than their tenant's unpaid timeout and younger than the lower bound.
- * Per tenant, a keyset scan by id over the (tenant_id, state, id, created_at) index: the first three
- * columns give equality, cursor and order; created_at is filtered inside the index. Each batch is one
+ * Per tenant, a keyset scan by (created_at, id) over the (tenant_id, state, created_at, id) index the
+ * orders list browses by: equality on the first two columns, the unpaid window and the cursor as one
+ * range on the rest, in index order. Each batch is one
  * transitBatch(close) with expectedState `created`: a payment that committed first makes an order
  * `stale`, and an order whose row a payment holds right now is skipped, never waited for.
  *
@@ -71,18 +73,19 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
       const createdAfter = new Date(now.getTime() - maxAgeDays * DAY_MS);
       if (createdBefore <= createdAfter) continue;
 
-      let cursor = 0;
+      // Created_at as PostgreSQL's text, microseconds and all: a JS Date would cut it to milliseconds.
+      let cursor = { createdAt: createdAfter.toISOString(), id: 0 };
       while (!options.signal?.aborted) {
         const candidates = await rows(
           claimer.client,
-          idRow,
-          `SELECT id FROM orders
-           WHERE tenant_id = $1 AND state = 'created' AND id > $2 AND created_at < $3 AND created_at > $4
-           ORDER BY id LIMIT $5`,
-          [tenant.tenantId, cursor, createdBefore, createdAfter, batchSize],
+          candidateRow,
+          `SELECT id, created_at::text AS "createdAt" FROM orders
+           WHERE tenant_id = $1 AND state = 'created' AND (created_at, id) > ($2::timestamptz, $3) AND created_at > $4 AND created_at < $5
+           ORDER BY created_at, id LIMIT $6`,
+          [tenant.tenantId, cursor.createdAt, cursor.id, createdAfter, createdBefore, batchSize],
         );
         if (candidates.length === 0) break;
-        cursor = candidates.at(-1)!.id;
+        cursor = candidates.at(-1)!;
 
         const locked = await claimer.tryLock(candidates.map((c) => ({ id: c.id, key: timeoutCloseKey(c.id) })));
         // Re-read after locking: a worker that held one of these closed it before letting go.

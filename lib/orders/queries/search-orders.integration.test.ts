@@ -406,12 +406,7 @@ const SEARCH_INDEXES = new Set([
   "order_transitions_pay_biz_key_idx",
   "orders_pkey",
 ]);
-const BROWSE_INDEXES = new Set([
-  "orders_tenant_id_state_id_created_at_idx",
-  "orders_tenant_id_state_state_at_idx",
-  // Recommended in the report; used once a migration adds it.
-  "orders_tenant_id_state_created_at_id_idx",
-]);
+const BROWSE_INDEXES = new Set(["orders_tenant_id_state_created_at_id_idx", "orders_tenant_id_state_state_at_idx"]);
 
 const from = () => utcDay(6).date;
 const to = () => utcDay(2).date;

@@ -1,5 +1,6 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as postEvent } from "@/app/api/v1/orders/[orderNo]/events/route";
 import { GET as getOrder } from "@/app/api/v1/orders/[orderNo]/route";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { getPool } from "@/lib/db/pool";
@@ -18,7 +19,7 @@ import { API_KEY_FAILURES, noteApiKeyFailure } from "./key-throttle";
 
 useFreshDatabase();
 
-type Handler = typeof getOrder;
+type Handler = (request: NextRequest, context: { params: Promise<{ orderNo: string }> }) => Promise<Response>;
 
 let key = "";
 const BAD_KEY = `Bearer oo_000000000000_${"A".repeat(43)}`;
@@ -34,7 +35,13 @@ async function call(authorization: string | null, extra: { address?: string; for
   if (extra.address) headers[CLIENT_ADDRESS_HEADER] = extra.address;
   if (extra.forwardedFor) headers["x-forwarded-for"] = extra.forwardedFor;
   const handler = extra.handler ?? getOrder;
-  const response = await handler(new NextRequest("http://localhost/api/v1/orders/NONE", { headers }), { params: Promise.resolve({ orderNo: "NONE" }) });
+  const post = handler === postEvent;
+  if (post) headers["content-type"] = "application/json";
+  const request = new NextRequest(`http://localhost/api/v1/orders/NONE${post ? "/events" : ""}`, {
+    headers,
+    ...(post ? { method: "POST", body: JSON.stringify({ event: "pay", bizKey: "txn-1", amount: 600 }) } : {}),
+  });
+  const response = await handler(request, { params: Promise.resolve({ orderNo: "NONE" }) });
   return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as { error?: { code: string } } };
 }
 
@@ -60,6 +67,20 @@ describe("API key failures from one address", () => {
     const rows = await throttledRows("address:203.0.113.7");
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ ip: "203.0.113.7", detail: { failures: API_KEY_FAILURES.perWindow, prefix: "000000000000" } });
+  });
+
+  it("are counted the same when refused inside a transaction (POST …/events): 60 at once, more than the pool's connections, end in 20 × 401 and 40 × 429", async () => {
+    // The events route checks the key in its transaction's first statement; the failure is counted
+    // on a connection of its own only after that transaction rolled back, so a flood cannot hold
+    // every pooled connection while each waits for a second one.
+    const flood = { address: "203.0.113.61", handler: postEvent };
+    const answers = await Promise.all(Array.from({ length: 60 }, () => call(BAD_KEY, flood)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(API_KEY_FAILURES.perWindow);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60 - API_KEY_FAILURES.perWindow);
+    expect(await throttledRows("address:203.0.113.61")).toHaveLength(1);
+    // A valid key on the same route is judged on its key first, then on the order: 404.
+    expect((await call(`Bearer ${key}`, flood)).status).toBe(404);
   });
 
   it("are one budget across processes: of 60 at once through two copies of the API, 20 are answered 401, 40 are 429, and one row is written", async () => {

@@ -6,6 +6,7 @@ import { countInWindow } from "@/lib/db/rate-window";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import type { OrderSnapshot } from "@/lib/orders/types";
+import type { Queryable } from "@/lib/db/sql";
 import { authenticateApiKey, authenticateApiKeyForOrder, presentedKeyPrefix, type ApiCaller } from "./keys";
 
 // Failed API-key authentications, per caller address (lib/auth/client-address.ts; callers whose
@@ -68,13 +69,31 @@ export async function authenticateApiRequest(headers: Headers): Promise<ApiCalle
   return refuse(headers, authorization);
 }
 
-/** authenticateApiRequest(), and the caller's tenant's order `orderNo` (null when none) in the same round trip. */
-export async function authenticateApiRequestForOrder(headers: Headers, orderNo: string): Promise<{ caller: ApiCaller; order: OrderSnapshot | null }> {
+/**
+ * authenticateApiRequest(), and the caller's tenant's order `orderNo` (null when none) in the same
+ * round trip; with `lockIn`, inside that transaction and holding the order's row lock. A key refused
+ * there throws KeyRefusedInTransaction: counting the failure needs a connection of its own, and a
+ * flood of bad keys must not hold one connection each while waiting for a second.
+ */
+export async function authenticateApiRequestForOrder(headers: Headers, orderNo: string, lockIn?: Queryable): Promise<{ caller: ApiCaller; order: OrderSnapshot | null }> {
   const authorization = headers.get("authorization");
   if (authorization === null) throw new AppError("unauthenticated", { kind: "api-key-required" });
-  const found = await authenticateApiKeyForOrder(authorization, orderNo);
+  const found = await authenticateApiKeyForOrder(authorization, orderNo, lockIn);
   if (found) return found;
+  if (lockIn) throw new KeyRefusedInTransaction(authorization);
   return refuse(headers, authorization);
+}
+
+/** A key refused inside a transaction; once it has rolled back, refuseKey() answers it (401 or 429). */
+export class KeyRefusedInTransaction extends Error {
+  constructor(readonly authorization: string) {
+    super("API key refused");
+  }
+}
+
+/** The answer to a KeyRefusedInTransaction, counted as every other failure is. */
+export function refuseKey(headers: Headers, refused: KeyRefusedInTransaction): Promise<never> {
+  return refuse(headers, refused.authorization);
 }
 
 async function refuse(headers: Headers, authorization: string): Promise<never> {

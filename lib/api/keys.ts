@@ -5,7 +5,7 @@ import { audit } from "@/lib/audit/record";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
 import { isUniqueViolation } from "@/lib/db/retry";
-import { maybeOne, prepared } from "@/lib/db/sql";
+import { maybeOne, prepared, type PreparedStatement, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import type { ApiKey } from "@/lib/generated/prisma/client";
@@ -127,16 +127,24 @@ const callerRow = z.object({ tenantId: z.string(), name: z.string(), secretHash:
 
 /** The caller behind `Authorization: Bearer <key>`, or null for a missing, malformed, unknown or revoked key. */
 export async function authenticateApiKey(authorization: string | null): Promise<ApiCaller | null> {
-  return (await authenticate(authorization, null))?.caller ?? null;
+  return (await authenticate(getPool(), authorization, null))?.caller ?? null;
 }
 
 /**
  * authenticateApiKey(), and the key's tenant's order `orderNo` (null when it has none) in the same
  * statement: one round trip for the routes whose path names an order. The order is only read when
  * the presented secret's hash is the key's, so a call that does not authenticate reads no order.
+ * With `lockIn` (a transaction's connection) the statement runs there and also takes the order's
+ * row lock: the first round trip of an API call that changes the order (transit's lock step).
  */
-export async function authenticateApiKeyForOrder(authorization: string | null, orderNo: string): Promise<{ caller: ApiCaller; order: OrderSnapshot | null } | null> {
-  const found = await authenticate(authorization, orderNo);
+export async function authenticateApiKeyForOrder(
+  authorization: string | null,
+  orderNo: string,
+  lockIn?: Queryable,
+): Promise<{ caller: ApiCaller; order: OrderSnapshot | null } | null> {
+  const found = lockIn
+    ? await authenticate(lockIn, authorization, orderNo, KEY_CALLER_AND_LOCKED_ORDER)
+    : await authenticate(getPool(), authorization, orderNo, KEY_CALLER_AND_ORDER);
   return found ? { caller: found.caller, order: found.order ?? null } : null;
 }
 
@@ -149,16 +157,20 @@ const KEY_CTE = `WITH k AS (SELECT id, tenant_id, name, secret_hash, last_used_a
           touch AS (UPDATE api_keys SET last_used_at = now() WHERE id = (SELECT id FROM k)
                     AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))`;
 const KEY_CALLER = prepared("api-key.caller", `${KEY_CTE} SELECT tenant_id AS "tenantId", name, secret_hash AS "secretHash" FROM k`);
-const KEY_CALLER_AND_ORDER = prepared(
-  "api-key.caller-and-order",
-  `${KEY_CTE}
+const keyAndOrder = (lock: string) => `${KEY_CTE}
    SELECT k.tenant_id AS "tenantId", k.name, k.secret_hash AS "secretHash",
           CASE WHEN k.secret_hash = $3 THEN (SELECT row_to_json(o) FROM (SELECT ${ORDER_COLUMNS} FROM orders
-            WHERE tenant_id = k.tenant_id AND order_no = $2) o) END AS "order"
-   FROM k`,
-);
+            WHERE tenant_id = k.tenant_id AND order_no = $2${lock}) o) END AS "order"
+   FROM k`;
+const KEY_CALLER_AND_ORDER = prepared("api-key.caller-and-order", keyAndOrder(""));
+const KEY_CALLER_AND_LOCKED_ORDER = prepared("api-key.caller-and-locked-order", keyAndOrder(" FOR UPDATE"));
 
-async function authenticate(authorization: string | null, orderNo: string | null): Promise<{ caller: ApiCaller; order?: OrderSnapshot | null } | null> {
+async function authenticate(
+  db: Queryable,
+  authorization: string | null,
+  orderNo: string | null,
+  withOrder: PreparedStatement = KEY_CALLER_AND_ORDER,
+): Promise<{ caller: ApiCaller; order?: OrderSnapshot | null } | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
   const parts = match ? KEY_PATTERN.exec(match[1]!) : null;
   if (!parts) return null;
@@ -166,8 +178,8 @@ async function authenticate(authorization: string | null, orderNo: string | null
   const hash = hashSecret(secret!);
   const row: (z.output<typeof callerRow> & { readonly order?: OrderSnapshot | null }) | null =
     orderNo === null
-      ? await maybeOne(getPool(), callerRow, KEY_CALLER, [prefix])
-      : await maybeOne(getPool(), callerWithOrderRow, KEY_CALLER_AND_ORDER, [prefix, orderNo, hash]);
+      ? await maybeOne(db, callerRow, KEY_CALLER, [prefix])
+      : await maybeOne(db, callerWithOrderRow, withOrder, [prefix, orderNo, hash]);
   if (!row) return null;
   const given = Buffer.from(hash, "hex");
   const stored = Buffer.from(row.secretHash, "hex");

@@ -7,6 +7,8 @@ import { currentStaff } from "@/lib/auth/current-staff";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { resolveScope, type ScopeRule } from "@/lib/auth/scope";
 import { actorOf, type Staff } from "@/lib/auth/staff";
+import type { Queryable } from "@/lib/db/sql";
+import type { Tx } from "@/lib/db/transaction";
 import { RETRY_AFTER_SECONDS } from "@/lib/db/unavailable";
 import { AppError, HTTP_STATUS } from "@/lib/errors";
 import { browserLocale } from "@/lib/i18n/browser-locale";
@@ -15,7 +17,7 @@ import { toPublicError } from "@/lib/i18n/public-error";
 import { logger } from "@/lib/log";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import { fieldProblems, hasNul, nulProblems } from "@/lib/validation";
-import { authenticateApiRequest, authenticateApiRequestForOrder, withRetryAfter } from "./key-throttle";
+import { authenticateApiRequest, authenticateApiRequestForOrder, KeyRefusedInTransaction, refuseKey, withRetryAfter } from "./key-throttle";
 import type { ApiCaller } from "./keys";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -127,26 +129,83 @@ export function apiOrderRoute<S extends z.ZodType>(
   spec: { readonly name: string; readonly input: S },
   handle: (ctx: ApiOrderRouteContext<z.output<S>>) => Promise<Response>,
 ): ApiRouteHandler {
+  return orderRoute(spec, async (request, context, log) => handle(await keyInputAndOrder(readLater(parseInput(spec.input, request)), request, context, log)));
+}
+
+export interface ApiOrderLockContext<T> {
+  readonly log: typeof logger;
+  /**
+   * The first statement of the handler's transaction: checks the key and locks the order the path
+   * names, in one round trip, and answers as apiOrderRoute() does (401/429, then 400, then 404) by
+   * throwing, which rolls the transaction back.
+   */
+  readonly lockOrder: (tx: Tx) => Promise<ApiOrderRouteContext<T>>;
+}
+
+/**
+ * apiOrderRoute() for a route that changes the order (POST …/events): the handler opens the
+ * transaction, and the key lookup is its lock step (transitLocking), one round trip fewer a call.
+ */
+export function apiOrderLockRoute<S extends z.ZodType>(
+  spec: { readonly name: string; readonly input: S },
+  handle: (ctx: ApiOrderLockContext<z.output<S>>) => Promise<Response>,
+): ApiRouteHandler {
+  return orderRoute(spec, async (request, context, log) => {
+    // The body is read before the transaction begins, so a slow client never holds a row lock.
+    const input = readLater(parseInput(spec.input, request));
+    try {
+      return await handle({ log, lockOrder: (tx) => keyInputAndOrder(input, request, context, log, tx.client) });
+    } catch (error) {
+      if (error instanceof KeyRefusedInTransaction) return refuseKey(request.headers, error);
+      throw error;
+    }
+  });
+}
+
+function orderRoute(
+  spec: { readonly name: string },
+  serve: (request: Request, context: { params: Promise<Params> }, log: typeof logger) => Promise<Response>,
+): ApiRouteHandler {
   const handler = async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
     const { requestId, log } = requestLog(request, spec.name);
     try {
-      // A path no order can have (a NUL) is still judged on its key first, then answered 404.
-      const params = await pathParams(context).catch((error: unknown) => {
-        if (error instanceof AppError && error.code === "not-found") return null;
-        throw error;
-      });
-      const orderNo = params ? String(params.orderNo) : null;
-      const { caller, order } =
-        orderNo === null ? { caller: await authenticateApiRequest(request.headers), order: null } : await authenticateApiRequestForOrder(request.headers, orderNo);
-      if (!params) throw new AppError("not-found");
-      const input = await parseInput(spec.input, request);
-      if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo: orderNo! });
-      return await handle({ ...keyCaller(caller, log), input, params, request, order });
+      return await serve(request, context, log);
     } catch (error) {
       return withRetryAfter(errorResponse(error, requestId, log, "en"), error);
     }
   };
   return Object.assign(handler, { auth: "api-key" as const });
+}
+
+/** A promise whose failure is reported where it is awaited, not as an unhandled rejection before. */
+function readLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/**
+ * The key, the input (read and parsed meanwhile) and the order, judged in that order; with `lockIn`
+ * (a transaction's connection), the order is locked there.
+ */
+async function keyInputAndOrder<T>(
+  input: Promise<T>,
+  request: Request,
+  context: { params: Promise<Params> },
+  log: typeof logger,
+  lockIn?: Queryable,
+): Promise<ApiOrderRouteContext<T>> {
+  // A path no order can have (a NUL) is still judged on its key first, then answered 404.
+  const params = await pathParams(context).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not-found") return null;
+    throw error;
+  });
+  const orderNo = params ? String(params.orderNo) : null;
+  const { caller, order } =
+    orderNo === null ? { caller: await authenticateApiRequest(request.headers), order: null } : await authenticateApiRequestForOrder(request.headers, orderNo, lockIn);
+  if (!params) throw new AppError("not-found");
+  const parsed = await input;
+  if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo: orderNo! });
+  return { ...keyCaller(caller, log), input: parsed, params, request, order };
 }
 
 /**

@@ -73,10 +73,31 @@ export async function transitWithHistory(
   pool: pg.Pool = getPool(),
   options: TransitOptions = { history: true },
 ): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
-  const { result, exception, history } = await transaction((tx) => transitIn(tx, input, options), {
+  return run(input.event, (tx) => transitIn(tx, input, options), pool);
+}
+
+/**
+ * transitWithHistory() for a caller that finds and locks its order itself, in the transaction's
+ * first statement, and only then knows the event it asks for: the API checks the key and locks the
+ * order the path names in one round trip (lib/api/keys.ts), and names its actor after the key.
+ * `lock` throws to refuse (the transaction rolls back); the facts are read after it, as always.
+ */
+export async function transitLocking(
+  lock: (tx: Tx) => Promise<{ readonly order: OrderSnapshot; readonly input: EventInput }>,
+  pool: pg.Pool = getPool(),
+): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
+  return run(
+    "(locked by its caller)",
+    async (tx) => {
+      const { order, input } = await lock(tx);
+      return transitLockedIn(tx, order, input, { history: true });
+    },
     pool,
-    retry: { label: `transit ${input.event}`, uniqueViolations: true },
-  });
+  );
+}
+
+async function run(event: string, work: (tx: Tx) => Promise<Transited>, pool: pg.Pool): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
+  const { result, exception, history } = await transaction(work, { pool, retry: { label: `transit ${event}`, uniqueViolations: true } });
   if (exception) await recordException(exception, pool);
   return { result, history: history ?? null };
 }
@@ -88,7 +109,11 @@ export async function transitWithHistory(
 export async function transitIn(tx: Tx, input: TransitInput, options: TransitOptions = {}): Promise<Transited> {
   const order = await maybeOne(tx.client, orderRow, LOCK_ORDER, [input.orderId]);
   if (!order) return { result: { result: "not-found" } };
+  return transitLockedIn(tx, order, input, options);
+}
 
+/** The steps after the lock: read the facts, decide, write. */
+async function transitLockedIn(tx: Tx, order: OrderSnapshot, input: EventInput, options: TransitOptions): Promise<Transited> {
   const { facts, history } = await readFacts(tx, order, input, options.history === true);
   const decision = decide(order, input, facts);
   if (decision.outcome === "apply") {
@@ -147,7 +172,7 @@ const FACTS = prepared(
  * it sees what a concurrent twin committed while we waited; see DESIGN.md step 1) — and, when
  * asked, the order's lines and transitions in the same statement.
  */
-async function readFacts(tx: Tx, order: OrderSnapshot, input: TransitInput, withHistory: boolean): Promise<{ facts: Facts; history: OrderHistory | null }> {
+async function readFacts(tx: Tx, order: OrderSnapshot, input: EventInput, withHistory: boolean): Promise<{ facts: Facts; history: OrderHistory | null }> {
   const needsRefundFrom = input.event === "reject-refund" || input.event === "reverse-refund";
   const needsRules = input.event === "confirm-refund" || input.event === "reverse-refund";
   const needsLines = input.event === "confirm-delivery" || needsRules;

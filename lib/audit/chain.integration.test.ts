@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
@@ -79,9 +80,44 @@ describe("the audit chains", () => {
     expect(await verifyChains({ tenant: TENANT })).toMatchObject({ ok: true });
   });
 
+  it("link transit's transitions in its own write, with the hash the trigger would give, whatever the session's time zone", async () => {
+    // transit's write statement links and hashes its transitions itself (the trigger is not called
+    // for them) and moves the head on the order's row; in a session whose zone is not UTC it leaves
+    // the hash to the trigger. Either way the chain must verify, and every head match its last fact.
+    const shanghai = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2, options: "-c TimeZone=Asia/Shanghai" });
+    try {
+      const utc = await paidOrder();
+      const elsewhere = await createOrder(getPool(), { tenantId: TENANT, amount: 6_00 });
+      const paid = await transit({ orderId: elsewhere.id, event: "pay", bizKey: `t-${elsewhere.id}`, amount: 6_00, ...by }, shanghai);
+      expect(paid.result).toBe("applied");
+      for (const order of [utc, elsewhere]) {
+        await transit({ orderId: order.id, event: "begin-delivery", bizKey: "", ...by }, order === elsewhere ? shanghai : getPool());
+        await grant({ orderId: order.id, sku: "gems-60", quantity: 60, grantId: "g-all", ...by });
+      }
+      const { rows } = await getPool().query<{ id: number; seq: number; matches: boolean }>(
+        `SELECT o.id, o.chain_seq::int AS seq,
+                o.chain_hash = (SELECT hash FROM (SELECT chain_seq, hash FROM order_transitions WHERE order_id = o.id
+                                                  UNION ALL SELECT chain_seq, hash FROM grants WHERE order_id = o.id) f ORDER BY chain_seq DESC LIMIT 1) AS matches
+         FROM orders o WHERE o.id = ANY($1::bigint[]) ORDER BY o.id`,
+        [[utc.id, elsewhere.id]],
+      );
+      expect(rows).toEqual([
+        { id: utc.id, seq: 3, matches: true },
+        { id: elsewhere.id, seq: 3, matches: true },
+      ]);
+      expect(await verifyChains({ tenant: TENANT })).toMatchObject({ ok: true });
+    } finally {
+      await shanghai.end();
+    }
+  });
+
   it("a rolled-back change leaves no fact and moves no head; a committed one always has its fact", async () => {
     const order = await paidOrder();
-    const head = () => getPrisma().auditChainHead.findUniqueOrThrow({ where: { tenantId_orderId: { tenantId: TENANT, orderId: order.id } } });
+    // An order's chain keeps its head on the order's row.
+    const head = async () => {
+      const row = await getPrisma().order.findUniqueOrThrow({ where: { id: order.id }, select: { chainSeq: true, chainHash: true } });
+      return { seq: row.chainSeq, hash: row.chainHash };
+    };
     const before = await head();
     await expect(
       transaction(
@@ -170,7 +206,7 @@ describe("checkpoints", () => {
     await sealCheckpoint();
     const { rows } = await getPool().query(`SELECT hash FROM order_transitions WHERE order_id = $1 AND chain_seq = 1`, [fresh.id]);
     await behindTheBack(`DELETE FROM order_transitions WHERE id = $1`, [last.transition.id]);
-    await behindTheBack(`UPDATE audit_chain_heads SET seq = 1, hash = $2 WHERE order_id = $1`, [fresh.id, rows[0].hash]);
+    await behindTheBack(`UPDATE orders SET chain_seq = 1, chain_hash = $2 WHERE id = $1`, [fresh.id, rows[0].hash]);
     expect(await verifyChains()).toMatchObject({ ok: false, broken: { why: "checkpoint-mismatch", orderId: fresh.id, seq: 2 } });
   });
 });

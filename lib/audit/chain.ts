@@ -71,14 +71,14 @@ function firstBrokenSql(span: Span): string {
     span.kind === "chains"
       ? ""
       : `UNION ALL
-         SELECT 'head-mismatch', 'audit_chain_heads', 0, h.tenant_id, h.order_id, h.seq, NULL
-         FROM audit_chain_heads h
+         SELECT 'head-mismatch', 'audit_chain_tips', 0, h.tenant_id, h.order_id, h.seq, NULL
+         FROM audit_chain_tips h
          LEFT JOIN LATERAL (SELECT chain_seq, hash FROM facts f WHERE f.chain_t = h.tenant_id AND f.chain_o = h.order_id
                             ORDER BY chain_seq DESC LIMIT 1) last ON true
          WHERE ${span.tenant ? "h.tenant_id = $1 AND " : ""}(last.chain_seq IS DISTINCT FROM h.seq OR last.hash IS DISTINCT FROM h.hash)
          UNION ALL
-         SELECT 'head-mismatch', 'audit_chain_heads', 0, f.chain_t, f.chain_o, max(f.chain_seq), NULL
-         FROM facts f WHERE NOT EXISTS (SELECT 1 FROM audit_chain_heads h WHERE h.tenant_id = f.chain_t AND h.order_id = f.chain_o)
+         SELECT 'head-mismatch', 'audit_chain_tips', 0, f.chain_t, f.chain_o, max(f.chain_seq), NULL
+         FROM facts f WHERE NOT EXISTS (SELECT 1 FROM audit_chain_tips h WHERE h.tenant_id = f.chain_t AND h.order_id = f.chain_o)
          GROUP BY f.chain_t, f.chain_o
          UNION ALL
          SELECT 'checkpoint-mismatch', 'audit_checkpoints', c.id, s.t, s.o, s.seq, c.created_at
@@ -125,7 +125,7 @@ export async function verifyChains(options: { tenant?: string } = {}): Promise<V
       const [counts] = await rows(
         client,
         countRow,
-        `SELECT coalesce(sum(seq), 0)::bigint AS facts, count(*)::bigint AS chains FROM audit_chain_heads${params.length ? " WHERE tenant_id = $1" : ""}`,
+        `SELECT coalesce(sum(seq), 0)::bigint AS facts, count(*)::bigint AS chains FROM audit_chain_tips${params.length ? " WHERE tenant_id = $1" : ""}`,
         params,
       );
       const facts = counts?.facts ?? 0;

@@ -37,7 +37,7 @@ export async function sealCheckpoint(pool: pg.Pool = getPool()): Promise<Checkpo
         client,
         movedRow,
         `SELECT tenant_id AS "tenantId", order_id AS "orderId", seq, sealed_seq AS "sealedSeq", encode(hash, 'hex') AS hash
-         FROM audit_chain_heads WHERE seq > sealed_seq ORDER BY tenant_id, order_id LIMIT $1`,
+         FROM audit_chain_tips WHERE seq > sealed_seq ORDER BY tenant_id, order_id LIMIT $1`,
         [CHAINS_PER_CHECKPOINT + 1],
       );
       if (moved.length === 0) return { result: "nothing-new" };
@@ -60,11 +60,19 @@ export async function sealCheckpoint(pool: pg.Pool = getPool()): Promise<Checkpo
          RETURNING id`,
         [JSON.stringify(heads), facts],
       );
+      // Each chain's head is kept on its order's row, or (a chain without an order) in audit_chain_heads.
+      const sealedHeads = [batch.map((m) => m.tenantId), batch.map((m) => m.orderId), batch.map((m) => m.seq)];
       await client.query(
         `UPDATE audit_chain_heads h SET sealed_seq = m.seq
          FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS m(t, o, seq)
          WHERE h.tenant_id = m.t AND h.order_id = m.o AND h.sealed_seq < m.seq`,
-        [batch.map((m) => m.tenantId), batch.map((m) => m.orderId), batch.map((m) => m.seq)],
+        sealedHeads,
+      );
+      await client.query(
+        `UPDATE orders SET chain_sealed_seq = m.seq
+         FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS m(t, o, seq)
+         WHERE orders.id = m.o AND orders.tenant_id = m.t AND orders.chain_sealed_seq < m.seq`,
+        sealedHeads,
       );
       return { result: "sealed", checkpoint: sealed!.id, chains: batch.length, facts, more: moved.length > batch.length };
     },

@@ -66,7 +66,8 @@ function roleHolding(permission: Permission): Role {
  */
 async function tableCounts(): Promise<Record<string, number>> {
   const { rows } = await getPool().query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT IN ('audit_events', 'audit_chain_heads', 'rate_windows')`,
+    `SELECT table_name FROM information_schema.tables
+     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('audit_events', 'audit_chain_heads', 'rate_windows')`,
   );
   const counts: Record<string, number> = {};
   for (const { table_name } of rows) {

@@ -13,9 +13,9 @@ export interface Queryable {
 
 /**
  * A statement PostgreSQL parses and plans once per connection and then only executes: for the few
- * that every payment runs (transit's, the API key lookup), where parsing and planning are most of
- * the database's work — pgbench runs the same transaction 1.6–1.9× as fast prepared
- * (bench/RESULTS.md, "transit"). The server may switch a prepared statement to a generic plan
+ * that every payment and delivery runs (transit's, grant's, the API key lookups), where parsing and
+ * planning are most of the database's work — pgbench runs the same transaction about twice as fast
+ * prepared (bench/RESULTS.md, "transit"). The server may switch a prepared statement to a generic plan
  * after five runs; bench/explain.integration.test.ts holds each one to its index under a forced
  * generic plan. On the embedded database every connection shares PGlite's one session, where a
  * name prepared by one connection collides with the next (lib/db/embedded.ts): there the statement

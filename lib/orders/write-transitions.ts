@@ -8,20 +8,40 @@ import type { OrderSnapshot, TransitionRecord } from "./types";
 
 const writtenRow = z.object({ order: orderRow, transition: transitionRow });
 
-/** Prepared (lib/db/sql.ts): every payment writes through it. */
+/**
+ * Prepared (lib/db/sql.ts): every payment writes through it. Each transition joins its order's audit
+ * chain here, not in the chain trigger (prisma/migrations/20261205100000_order_chain_heads): the
+ * order's row is locked and updated anyway, and holds the chain's head. So the statement gives the
+ * transition its id and time, links it to that head (chain_seq, prev_hash), hashes it as the trigger
+ * would — audit_fact_hash over the row as JSON, every column named below — and moves the head in
+ * the same UPDATE as the state. The hash is left to the trigger when this session renders times in
+ * another zone than UTC, as the hash does (`audit verify` recomputes every one).
+ */
 const WRITE = prepared(
   "transit.write",
   `WITH x AS (
          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                               $9::text[], $10::int[], $11::text[], $12::jsonb[])
            AS x(order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version, topic, payload)
+       ), f AS (
+         SELECT x.*, nextval(pg_get_serial_sequence('order_transitions', 'id')) AS id, now() AS at,
+                orders.chain_seq + 1 AS chain_seq, orders.chain_hash AS prev_hash
+         FROM x JOIN orders ON orders.id = x.order_id
        ), t AS (
-         INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason)
-         SELECT tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason FROM x
-         RETURNING order_id AS "orderId", ${TRANSITION_COLUMNS}
+         INSERT INTO order_transitions (id, tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason, created_at,
+                                        chain_seq, prev_hash, hash)
+         SELECT id, tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason, at, chain_seq, prev_hash,
+                CASE WHEN extract(timezone FROM at) = 0 THEN audit_fact_hash(prev_hash, jsonb_build_object(
+                  'id', id, 'tenant_id', tenant, 'order_id', order_id, 'event', event, 'from_state', from_state, 'to_state', to_state,
+                  'biz_key', biz_key, 'actor', actor, 'source', source, 'reason', reason, 'created_at', at)) END
+         FROM f
+         RETURNING order_id AS "orderId", chain_seq AS "chainSeq", hash AS "chainHash", ${TRANSITION_COLUMNS}
        ), o AS (
-         UPDATE orders SET state = x.to_state, state_at = now(), version = version + 1, updated_at = now()
-         FROM x WHERE orders.id = x.order_id AND orders.state = x.from_state AND orders.version = x.seen_version
+         UPDATE orders SET state = w.to_state, state_at = now(), version = version + 1, updated_at = now(),
+                           chain_seq = w.chain_seq, chain_hash = w.chain_hash
+         FROM (SELECT x.order_id, x.from_state, x.to_state, x.seen_version, t."chainSeq", t."chainHash" FROM x JOIN t ON t."orderId" = x.order_id)
+           AS w(order_id, from_state, to_state, seen_version, chain_seq, chain_hash)
+         WHERE orders.id = w.order_id AND orders.state = w.from_state AND orders.version = w.seen_version
          RETURNING ${ORDER_COLUMNS}
        ), m AS (
          INSERT INTO outbox_messages (tenant_id, order_id, topic, payload)

@@ -5,6 +5,7 @@
 // planner setting is changed. 20,000 orders (over 100,000 transitions) are enough that a
 // sequential scan of orders or order_transitions is never the cheap choice for a query that reads
 // one page or looks up a few rows — which is the property that holds at a million.
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditPageQuery, listAuditRows } from "@/lib/audit/queries/audit-rows";
 import type { AuditFilters, AuditPosition } from "@/lib/audit/queries/filters";
@@ -15,8 +16,9 @@ import { caseCounts } from "@/lib/cases/queries/case-counts";
 import { getPool } from "@/lib/db/pool";
 import { preparedStatements } from "@/lib/db/sql";
 import "@/lib/api/keys";
-import "@/lib/orders/grant";
-import "@/lib/orders/transit";
+import { grant } from "@/lib/orders/grant";
+import { transit, transitWithHistory } from "@/lib/orders/transit";
+import { createOrder } from "@/lib/seed/orders";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { useFreshDatabase } from "@/lib/test/database";
 import { captureStatements, explain, judgePlan, planNodes, type PlanNode, type Statement } from "./lib/capture";
@@ -218,7 +220,34 @@ describe("the payment path's prepared statements reach their order's rows under 
 
   it("covers every statement of transit and grant and the API key lookups", () => {
     expect(preparedStatements().map((s) => s.name)).toEqual(
-      expect.arrayContaining(["order.lock", "transit.facts", "transit.write", "grant.facts", "grant.write", "api-key.caller", "api-key.caller-and-order"]),
+      expect.arrayContaining(["order.lock", "transit.facts()", "transit.facts(history)", "transit.write", "grant.facts", "grant.write", "api-key.caller", "api-key.caller-and-order"]),
     );
+  });
+});
+
+// A prepared statement only saves its planning once PostgreSQL keeps a generic plan, which it does
+// after five runs unless a custom plan looks much cheaper — as one whose parts were switched on by
+// parameters always did, so transit's facts statement was planned again on every pay.
+describe("the payment path's prepared statements keep a generic plan", () => {
+  it("after a few pays and grants on one connection, every statement they ran has gone generic", async () => {
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    try {
+      const tenantId = "generic-plans";
+      await pool.query(`INSERT INTO tenants (id, name, currency) VALUES ($1, $1, 'CNY') ON CONFLICT DO NOTHING`, [tenantId]);
+      const by = { actor: "channel:test", source: "callback", amount: 6_00 } as const;
+      for (let i = 0; i < 8; i++) {
+        const [a, b] = [await createOrder(pool, { tenantId, amount: 6_00 }), await createOrder(pool, { tenantId, amount: 6_00 })];
+        expect((await transit({ orderId: a.id, event: "pay", bizKey: `a-${i}`, ...by }, pool)).result).toBe("applied");
+        expect((await transitWithHistory({ orderId: b.id, event: "pay", bizKey: `b-${i}`, ...by }, pool)).result.result).toBe("applied");
+        expect((await grant({ orderId: b.id, sku: "gems-60", quantity: 1, grantId: `g-${i}`, ...by }, pool)).result).toBe("applied");
+      }
+      const { rows } = await pool.query<{ name: string; generic: number; custom: number }>(
+        `SELECT name, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements ORDER BY name`,
+      );
+      expect(rows.map((r) => r.name)).toEqual(["grant.facts", "grant.write", "order.lock", "transit.facts()", "transit.facts(history)", "transit.write"]);
+      expect(rows.filter((r) => r.generic === 0)).toEqual([]);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -60,7 +60,8 @@ export async function sealCheckpoint(pool: pg.Pool = getPool()): Promise<Checkpo
          RETURNING id`,
         [JSON.stringify(heads), facts],
       );
-      // Each chain's head is kept on its order's row, or (a chain without an order) in audit_chain_heads.
+      // A chain with an order keeps its seal in audit_chain_seals (its head is on the order's row);
+      // any other in audit_chain_heads.
       const sealedHeads = [batch.map((m) => m.tenantId), batch.map((m) => m.orderId), batch.map((m) => m.seq)];
       await client.query(
         `UPDATE audit_chain_heads h SET sealed_seq = m.seq
@@ -69,9 +70,10 @@ export async function sealCheckpoint(pool: pg.Pool = getPool()): Promise<Checkpo
         sealedHeads,
       );
       await client.query(
-        `UPDATE orders SET chain_sealed_seq = m.seq
-         FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS m(t, o, seq)
-         WHERE orders.id = m.o AND orders.tenant_id = m.t AND orders.chain_sealed_seq < m.seq`,
+        `INSERT INTO audit_chain_seals AS s (tenant_id, order_id, sealed_seq)
+         SELECT m.t, m.o, m.seq FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS m(t, o, seq)
+         WHERE EXISTS (SELECT 1 FROM orders WHERE orders.id = m.o AND orders.tenant_id = m.t)
+         ON CONFLICT (tenant_id, order_id) DO UPDATE SET sealed_seq = greatest(s.sealed_seq, EXCLUDED.sealed_seq)`,
         sealedHeads,
       );
       return { result: "sealed", checkpoint: sealed!.id, chains: batch.length, facts, more: moved.length > batch.length };

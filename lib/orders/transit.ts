@@ -3,7 +3,7 @@ import type pg from "pg";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { ConcurrentChange } from "@/lib/db/retry";
-import { maybeOne, one, prepared } from "@/lib/db/sql";
+import { maybeOne, one, prepared, type PreparedStatement } from "@/lib/db/sql";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import type { Refusal } from "@/lib/problems";
 import { decide, type Decision, type EventInput, type ExceptionDraft, type Facts } from "./decide";
@@ -148,6 +148,14 @@ const factsRow = z.object({
   takenBy: z.record(z.string(), z.enum(TAKE_BACK_RULES)).nullable(),
 });
 
+/** What a facts statement reads besides the duplicate check. */
+interface FactsNeeds {
+  readonly refundFrom: boolean;
+  readonly lines: boolean;
+  readonly history: boolean;
+  readonly rules: boolean;
+}
+
 // The order's transitions are read once, by (tenant_id, order_id) alone, and the duplicate check,
 // the refund's origin and the history are taken from them. MATERIALIZED keeps the event and bizKey
 // conditions out of that scan, so the only index that can serve it is the order's own unique key
@@ -155,17 +163,42 @@ const factsRow = z.object({
 // once read a duplicate check with all four conditions through (tenant_id, event, created_at) —
 // every pay of the tenant — while the table was young (bench/ANALYSIS.md). An order has a handful
 // of transitions; a pay on a new one has none.
-const FACTS = prepared(
-  "transit.facts",
-  `WITH mine AS MATERIALIZED (SELECT ${TRANSITION_COLUMNS} FROM order_transitions WHERE tenant_id = $1 AND order_id = $2)
+//
+// One statement per combination of needs, each reading only what it is for, rather than one whose
+// parts are switched on by parameters: PostgreSQL never moved that one to a generic plan (a custom
+// plan with the switches folded away always looked cheaper), so it was planned again on every run
+// — two thirds of transit's throughput (bench/ANALYSIS.md, issue 28). All sixteen are made here,
+// so the plan test sees each.
+function factsText(needs: FactsNeeds): string {
+  const read = (needed: boolean, sql: string) => (needed ? `(${sql})` : "NULL");
+  return `WITH mine AS MATERIALIZED (SELECT ${TRANSITION_COLUMNS} FROM order_transitions WHERE tenant_id = $1 AND order_id = $2)
    SELECT
        (SELECT row_to_json(m) FROM mine m WHERE m.event = $3 AND m."bizKey" = $4) AS duplicate,
-       CASE WHEN $5 THEN (SELECT m."from" FROM mine m WHERE m.event = 'request-refund' ORDER BY m.id DESC LIMIT 1) END AS "refundFrom",
-       CASE WHEN $6 OR $7 THEN (SELECT json_agg(l) FROM (${lineLedgerSql("$1", "$2")}) l) END AS lines,
-       CASE WHEN $7 THEN (SELECT json_agg(m ORDER BY m.id) FROM mine m) END AS transitions,
-       CASE WHEN $8 THEN (${takeBackRulesSql("$1")}) END AS rules,
-       CASE WHEN $8 THEN (${takenBySql("$1", "$2")}) END AS "takenBy"`,
+       ${read(needs.refundFrom, `SELECT m."from" FROM mine m WHERE m.event = 'request-refund' ORDER BY m.id DESC LIMIT 1`)} AS "refundFrom",
+       ${read(needs.lines || needs.history, `SELECT json_agg(l) FROM (${lineLedgerSql("$1", "$2")}) l`)} AS lines,
+       ${read(needs.history, `SELECT json_agg(m ORDER BY m.id) FROM mine m`)} AS transitions,
+       ${read(needs.rules, takeBackRulesSql("$1"))} AS rules,
+       ${read(needs.rules, takenBySql("$1", "$2"))} AS "takenBy"`;
+}
+
+const factsKey = (needs: FactsNeeds) => (Object.keys(needs) as (keyof FactsNeeds)[]).filter((k) => needs[k]).join(",");
+const FACTS = new Map(
+  [false, true].flatMap((refundFrom) =>
+    [false, true].flatMap((lines) =>
+      [false, true].flatMap((history) =>
+        [false, true].map((rules) => {
+          const needs = { refundFrom, lines, history, rules };
+          return [factsKey(needs), prepared(`transit.facts(${factsKey(needs)})`, factsText(needs))] as const;
+        }),
+      ),
+    ),
+  ),
 );
+
+/** The facts statement for these needs (for the benchmark's copy of it, bench/transit.pgbench.sql). */
+export function factsStatement(needs: FactsNeeds): PreparedStatement {
+  return FACTS.get(factsKey(needs))!;
+}
 
 /**
  * Everything the decision needs beyond the order row, in one statement issued after the lock (so
@@ -176,7 +209,8 @@ async function readFacts(tx: Tx, order: OrderSnapshot, input: EventInput, withHi
   const needsRefundFrom = input.event === "reject-refund" || input.event === "reverse-refund";
   const needsRules = input.event === "confirm-refund" || input.event === "reverse-refund";
   const needsLines = input.event === "confirm-delivery" || needsRules;
-  const row = await one(tx.client, factsRow, FACTS, [order.tenantId, order.id, input.event, input.bizKey, needsRefundFrom, needsLines, withHistory, needsRules]);
+  const statement = factsStatement({ refundFrom: needsRefundFrom, lines: needsLines, history: withHistory, rules: needsRules });
+  const row = await one(tx.client, factsRow, statement, [order.tenantId, order.id, input.event, input.bizKey]);
   return {
     facts: {
       duplicate: row.duplicate,

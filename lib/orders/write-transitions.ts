@@ -17,12 +17,10 @@ const writtenRow = z.object({ order: orderRow, transition: transitionRow });
  * the same UPDATE as the state. The hash is left to the trigger when this session renders times in
  * another zone than UTC, as the hash does (`audit verify` recomputes every one).
  */
-const WRITE = prepared(
-  "transit.write",
-  `WITH x AS (
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                              $9::text[], $10::int[], $11::text[], $12::jsonb[])
-           AS x(order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version, topic, payload)
+const COLUMNS = "order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version, topic, payload";
+const writeSql = (source: string) =>
+  `WITH x(${COLUMNS}) AS (
+         ${source}
        ), f AS (
          SELECT x.*, nextval(pg_get_serial_sequence('order_transitions', 'id')) AS id, now() AS at,
                 orders.chain_seq + 1 AS chain_seq, orders.chain_hash AS prev_hash
@@ -48,7 +46,19 @@ const WRITE = prepared(
          SELECT x.tenant, x.order_id, x.topic, x.payload || jsonb_build_object('at', t."at")
          FROM x JOIN o ON o.id = x.order_id JOIN t ON t."orderId" = x.order_id
        )
-       SELECT row_to_json(o) AS order, row_to_json(t) AS transition FROM o JOIN t ON t."orderId" = o.id`,
+       SELECT row_to_json(o) AS order, row_to_json(t) AS transition FROM o JOIN t ON t."orderId" = o.id`;
+
+// Two statements that differ only in where their rows come from: one order's values (transit), or
+// arrays of many (transitBatch). A generic plan cannot know an array parameter's length and prices
+// every unnest at ten rows, so the array form may never leave custom plans — planned on every pay.
+export const WRITE_ONE = prepared(
+  "transit.write",
+  writeSql(`SELECT $1::bigint, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::int, $11::text, $12::jsonb`),
+);
+const WRITE_MANY = prepared(
+  "transit.write-batch",
+  writeSql(`SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                              $9::text[], $10::int[], $11::text[], $12::jsonb[])`),
 );
 
 /**
@@ -62,25 +72,25 @@ const WRITE = prepared(
  */
 export async function writeTransitions(db: Queryable, writes: readonly Effects[]): Promise<{ order: OrderSnapshot; transition: TransitionRecord }[]> {
   if (writes.length === 0) return [];
-  const written = await rows(
-    db,
-    writtenRow,
-    WRITE,
-    [
-      writes.map((w) => w.order.id),
-      writes.map((w) => w.order.tenantId),
-      writes.map((w) => w.transition.event),
-      writes.map((w) => w.transition.from),
-      writes.map((w) => w.transition.to),
-      writes.map((w) => w.transition.bizKey),
-      writes.map((w) => w.transition.actor),
-      writes.map((w) => w.transition.source),
-      writes.map((w) => w.transition.reason),
-      writes.map((w) => w.order.version),
-      writes.map((w) => w.outbox.topic),
-      writes.map((w) => JSON.stringify(w.outbox.payload)),
-    ],
-  );
+  const values = (w: Effects) => [
+    w.order.id,
+    w.order.tenantId,
+    w.transition.event,
+    w.transition.from,
+    w.transition.to,
+    w.transition.bizKey,
+    w.transition.actor,
+    w.transition.source,
+    w.transition.reason,
+    w.order.version,
+    w.outbox.topic,
+    JSON.stringify(w.outbox.payload),
+  ];
+  const [only] = writes;
+  const written =
+    writes.length === 1
+      ? await rows(db, writtenRow, WRITE_ONE, values(only!))
+      : await rows(db, writtenRow, WRITE_MANY, values(only!).map((_, i) => writes.map((w) => values(w)[i])));
   const moved = new Set(written.map((w) => w.order.id));
   await writeLedger(
     db,

@@ -2,16 +2,25 @@
 //
 // 16 concurrent transit() calls, each client paying its own `created` orders (distinct orders: no
 // lock waits), through a pool of 16 connections; then pgbench with 16 clients running
-// bench/transit.pgbench.sql — the same five statements — on other orders of the same table. The
-// rounds alternate A B B A (transit, pgbench, pgbench, transit) so that a table growing and a
-// neighbour's load drifting weigh on both sides alike; the ratio is total over total.
+// bench/transit.pgbench.sql — the same five statements — prepared (-M prepared: the database's
+// ceiling for this SQL, as transit's statements are prepared too) on other orders of the same
+// table. The rounds alternate A B B A (transit, pgbench, pgbench, transit) so that a table growing
+// and a neighbour's load drifting weigh on both sides alike; the ratio is total over total.
+//
+// Then cycles of four pgbench rounds, in an order that turns each cycle, for what the pay costs and
+// what it could cost: the same SQL prepared; unnamed (-M extended: parsed and planned every time);
+// prepared without the audit chain (the script with its chain parts cut out, the chain trigger off
+// on this benchmark's own database: the chain's share of a pay); and the minimal pay transaction on
+// bare tables (bench/minimal-pay.pgbench.sql).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type pg from "pg";
 import { transit } from "@/lib/orders/transit";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { benchPool, withFreshDatabase } from "./lib/db";
 import { insertCreatedOrders, type BulkOrders } from "./lib/orders";
 import { runPgbench } from "./lib/pgbench";
-import { BENCH_DIR, isMain, runAlone, type Bench } from "./lib/runner";
+import { BENCH_DIR, isMain, OUT_DIR, runAlone, type Bench } from "./lib/runner";
 import { count, ms, perSecond, summarize, totalRate, type Round as StatsRound } from "./lib/stats";
 
 const CLIENTS = 16;
@@ -20,9 +29,49 @@ const AMOUNT = 6_00;
 const REASON = "bench";
 const ACTOR = "channel:alipay";
 /** Orders set aside per client per round: far more than one client can pay in a round. */
-const STRIDE = 1_500;
+const STRIDE = 2_500;
 
-type Round = StatsRound<"transit" | "pgbench" | "pgbench-prepared" | "pgbench-async">;
+type Side = "transit" | "prepared" | "unnamed" | "no-chain" | "minimal";
+type Round = StatsRound<Side>;
+
+const CONTEXT: readonly Exclude<Side, "transit">[] = ["prepared", "unnamed", "no-chain", "minimal"];
+
+/** Bare tables for the minimal pay: keys only, no triggers, no secondary indexes, no JSON. */
+async function createBareTables(pool: pg.Pool, orders: number): Promise<void> {
+  await pool.query(`
+    CREATE TABLE bare_orders (id bigint PRIMARY KEY, state text NOT NULL, version int NOT NULL);
+    CREATE TABLE bare_transitions (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id bigint NOT NULL, event text NOT NULL,
+      from_state text NOT NULL, to_state text NOT NULL, biz_key text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
+      UNIQUE (order_id, event, biz_key));
+    CREATE TABLE bare_outbox (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id bigint NOT NULL, topic text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now())`);
+  await pool.query(`INSERT INTO bare_orders SELECT g, 'created', 0 FROM generate_series(1, $1::int) g`, [orders]);
+  await pool.query(`VACUUM ANALYZE bare_orders`);
+}
+
+/**
+ * bench/transit.pgbench.sql without the audit chain: the write's link (the order's head read, the
+ * hash) and the head's move cut out, written to bench/out/. Each cut must match exactly once, so a
+ * script that changed shape fails here rather than measuring something else.
+ */
+function scriptWithoutChain(): string {
+  const cuts: [string | RegExp, string][] = [
+    [/CASE WHEN extract\(timezone FROM at\) = 0 THEN audit_fact_hash\(prev_hash, jsonb_build_object\([^]*?\)\) END/, "NULL::bytea"],
+    ["orders.chain_seq + 1 AS chain_seq, orders.chain_hash AS prev_hash", "NULL::bigint AS chain_seq, NULL::bytea AS prev_hash"],
+    ["FROM x JOIN orders ON orders.id = x.order_id", "FROM x"],
+    [/,\s*chain_seq = w\.chain_seq, chain_hash = w\.chain_hash/, ""],
+  ];
+  let script = readFileSync(path.join(BENCH_DIR, "transit.pgbench.sql"), "utf8");
+  for (const [cut, replacement] of cuts) {
+    const found = typeof cut === "string" ? script.split(cut).length - 1 : (script.match(new RegExp(cut, "g")) ?? []).length;
+    if (found !== 1) throw new Error(`bench/transit.pgbench.sql: expected one ${String(cut)}, found ${found}`);
+    script = script.replace(cut, replacement);
+  }
+  mkdirSync(OUT_DIR, { recursive: true });
+  const file = path.join(OUT_DIR, "transit-without-chain.pgbench.sql");
+  writeFileSync(file, script);
+  return file;
+}
 
 export const transitBench: Bench = {
   name: "transit",
@@ -30,12 +79,9 @@ export const transitBench: Bench = {
   async run({ args, log }) {
     const seconds = args.quick ? 4 : 6;
     const contextSeconds = 4;
-    // The ratio: rounds in the order A B B A A B B A, so that drift (a table that grows, a
-    // neighbour's load) weighs on both sides alike. Then context for proposed changes, three
-    // cycles of pgbench with the SQL as sent now, as named (prepared) statements, and with
-    // synchronous_commit off: each compared with the plain round of its own cycle.
-    const ratioPlan: Round["side"][] = ["transit", "pgbench", "pgbench", "transit", "transit", "pgbench", "pgbench", "transit"];
-    const contextPlan: Round["side"][] = [0, 1, 2].flatMap((): Round["side"][] => ["pgbench", "pgbench-prepared", "pgbench-async"]);
+    const ratioPlan: Side[] = ["transit", "prepared", "prepared", "transit", "transit", "prepared", "prepared", "transit"];
+    const cycles = 3;
+    const contextPlan: Side[] = Array.from({ length: cycles }, (_, c) => [...CONTEXT.slice(c), ...CONTEXT.slice(0, c)]).flat();
     const plan = [...ratioPlan, ...contextPlan];
     return withFreshDatabase("transit", async (db) => {
       const pool = benchPool(db.url, CLIENTS, "bench-transit");
@@ -48,12 +94,15 @@ export const transitBench: Bench = {
             await insertCreatedOrders(pool, { tenantId: TENANT, count: CLIENTS * STRIDE, orderNoPrefix: `R${r}-`, createdAt: new Date(), amount: AMOUNT }),
           );
         }
+        const withoutChain = scriptWithoutChain();
+        // The bare orders share the real ones' ids, so a minimal round pays the ids of its own block.
+        await createBareTables(pool, blocks.at(-1)!.lastId);
         await pool.query(`VACUUM ANALYZE orders, order_lines`);
         // The setup's writes are flushed now, not by a checkpoint in the middle of the measurement.
         await pool.query(`CHECKPOINT`);
         log(`${count(blocks.length * CLIENTS * STRIDE)} orders ready`);
 
-        const runTransit = async (block: (typeof blocks)[number], secs: number): Promise<Round> => {
+        const runTransit = async (block: BulkOrders, secs: number): Promise<Round> => {
           const latencies: number[] = [];
           const outcomes = new Map<string, number>();
           const deadline = performance.now() + secs * 1000;
@@ -79,54 +128,42 @@ export const transitBench: Bench = {
           return { side: "transit", transactions: applied, seconds: elapsed, tps: applied / elapsed, detail: `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}` };
         };
 
-        const script = path.join(BENCH_DIR, "transit.pgbench.sql");
-        const runBench = async (block: (typeof blocks)[number], secs: number, side: Round["side"]): Promise<Round> => {
+        const runBench = async (block: BulkOrders, secs: number, side: Exclude<Side, "transit">): Promise<Round> => {
+          const minimal = side === "minimal";
+          const script = minimal ? path.join(BENCH_DIR, "minimal-pay.pgbench.sql") : side === "no-chain" ? withoutChain : path.join(BENCH_DIR, "transit.pgbench.sql");
+          // pgbench numbers clients from 0 and the scripts add n = 1, 2, … to the client's stride.
+          const stride = { n: 0, base: block.firstId - 1, stride: STRIDE };
+          if (side === "no-chain") await pool.query(`ALTER TABLE order_transitions DISABLE TRIGGER order_transitions_chain`);
           const result = await runPgbench({
-            ...(side === "pgbench-prepared" ? { mode: "prepared" as const } : {}),
-            ...(side === "pgbench-async" ? { sessionOptions: "-c synchronous_commit=off" } : {}),
+            mode: side === "unnamed" ? "extended" : "prepared",
             databaseUrl: db.url,
             script,
             clients: CLIENTS,
             threads: 2,
             seconds: secs,
-            variables: {
-              n: 0,
-              // pgbench numbers clients from 0 and the script adds n = 1, 2, … to the client's stride.
-              base: block.firstId - 1,
-              stride: STRIDE,
-              to: "paid",
-              actor: ACTOR,
-              source: "callback",
-              reason: REASON,
-              refundfrom: "false",
-              lines: "false",
-              history: "false",
-              empty: "{}",
-              prefix: "refund:",
-            },
+            variables: minimal
+              ? stride
+              : { ...stride, to: "paid", actor: ACTOR, source: "callback", reason: REASON },
+          }).finally(async () => {
+            if (side === "no-chain") await pool.query(`ALTER TABLE order_transitions ENABLE TRIGGER order_transitions_chain`);
           });
-          if (result.failed > 0) throw new Error(`pgbench: ${result.failed} failed transactions`);
-          // Every pgbench transaction must have done what transit does: one transition, the order paid, one message.
+          if (result.failed > 0) throw new Error(`pgbench ${side}: ${result.failed} failed transactions`);
+          // Every transaction must have done what transit does: one transition, the order paid, one message.
+          const [transitions, orders, outbox] = minimal ? ["bare_transitions", "bare_orders", "bare_outbox"] : ["order_transitions", "orders", "outbox_messages"];
           const { rows } = await pool.query<{ transitions: number; paid: number; messages: number }>(
-            `SELECT (SELECT count(*) FROM order_transitions WHERE order_id BETWEEN $1 AND $2)::int AS transitions,
-                    (SELECT count(*) FROM orders WHERE id BETWEEN $1 AND $2 AND state = 'paid' AND version = 1)::int AS paid,
-                    (SELECT count(*) FROM outbox_messages WHERE order_id BETWEEN $1 AND $2)::int AS messages`,
+            `SELECT (SELECT count(*) FROM ${transitions} WHERE order_id BETWEEN $1 AND $2)::int AS transitions,
+                    (SELECT count(*) FROM ${orders} WHERE id BETWEEN $1 AND $2 AND state = 'paid' AND version = 1)::int AS paid,
+                    (SELECT count(*) FROM ${outbox} WHERE order_id BETWEEN $1 AND $2)::int AS messages`,
             [block.firstId, block.lastId],
           );
           const check = rows[0]!;
           if (check.transitions !== result.transactions || check.paid !== result.transactions || check.messages !== result.transactions) {
-            throw new Error(`pgbench did not do what transit does: ${result.transactions} transactions, ${JSON.stringify(check)}`);
+            throw new Error(`pgbench ${side} did not do what transit does: ${result.transactions} transactions, ${JSON.stringify(check)}`);
           }
-          return {
-            side,
-            transactions: result.transactions,
-            seconds: result.transactions / result.tps,
-            tps: result.tps,
-            detail: `latency average ${ms(result.latencyMs)}`,
-          };
+          return { side, transactions: result.transactions, seconds: result.transactions / result.tps, tps: result.tps, detail: `latency average ${ms(result.latencyMs)}` };
         };
 
-        // Warm-up (JIT, caches, connections), not counted: half a block each.
+        // Warm-up (JIT, caches, connections), not counted.
         log("warm-up");
         await runTransit(blocks[0]!, 2);
         const rounds: Round[] = [];
@@ -139,26 +176,28 @@ export const transitBench: Bench = {
         }
 
         const ratioRounds = rounds.slice(0, ratioPlan.length);
-        const total = (side: Round["side"]) => totalRate(ratioRounds, side);
-        const transitTps = total("transit");
-        const pgbenchTps = total("pgbench");
-        const ratio = transitTps / pgbenchTps;
-        const cycles = [0, 1, 2].map((c) => rounds.slice(ratioPlan.length + 3 * c, ratioPlan.length + 3 * c + 3));
-        const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-        const prepared = median(cycles.map((c) => c[1]!.tps / c[0]!.tps));
-        const asyncCommit = median(cycles.map((c) => c[2]!.tps / c[0]!.tps));
+        const contextRounds = rounds.slice(ratioPlan.length);
+        const transitTps = totalRate(ratioRounds, "transit");
+        const preparedTps = totalRate(ratioRounds, "prepared");
+        const ratio = transitTps / preparedTps;
+        const context = (side: Side) => totalRate(contextRounds, side);
+        const unnamed = context("unnamed") / context("prepared");
+        const chainShare = 1 - context("prepared") / context("no-chain");
+        const ofMinimal = context("prepared") / context("minimal");
+        const describe = (list: readonly Round[]) => list.map((r) => `${r.side} ${perSecond(r.tps)} (${r.detail})`).join("; ");
         return {
           metrics: [
             { name: "transit() throughput", value: perSecond(transitTps) },
-            { name: "pgbench throughput (same SQL)", value: perSecond(pgbenchTps) },
-            { name: "ratio transit / pgbench", value: ratio.toFixed(2), target: "≥ 0.8", met: ratio >= 0.8 },
-            { name: "context: pgbench with prepared statements / unnamed (median of 3 cycles)", value: prepared.toFixed(2) },
-            { name: "context: pgbench with synchronous_commit off / on (median of 3 cycles)", value: asyncCommit.toFixed(2) },
+            { name: "pgbench throughput (same SQL, prepared)", value: perSecond(preparedTps) },
+            { name: "ratio transit / prepared pgbench", value: ratio.toFixed(2), target: "≥ 0.8", met: ratio >= 0.8 },
+            { name: "same SQL prepared / minimal pay on bare tables", value: ofMinimal.toFixed(2), target: "≥ 0.7", met: ofMinimal >= 0.7 },
+            { name: "audit chain's share of a prepared pay (1 − with / without it)", value: `${(chainShare * 100).toFixed(1)} %`, target: "< 10 %", met: chainShare < 0.1 },
+            { name: "context: same SQL unnamed / prepared", value: unnamed.toFixed(2) },
           ],
           notes: [
-            `${CLIENTS} clients each paying its own \`created\` orders (\`pay\` with a matching amount: lock, duplicate check, guard, transition + compare-and-set + outbox, commit); transit() through a pg pool of ${CLIENTS}, pgbench \`-M extended -c ${CLIENTS} -j 2\` with bench/transit.pgbench.sql.`,
-            `Ratio: rounds of ${seconds} s in the order transit, pgbench, pgbench, transit, transit, pgbench, pgbench, transit after a 2 s transit warm-up, total over total: ${ratioRounds.map((r) => `${r.side} ${perSecond(r.tps)} (${r.detail})`).join("; ")}.`,
-            `Context: three cycles of ${contextSeconds} s rounds of pgbench as above, with \`-M prepared\` and with \`synchronous_commit=off\`, each divided by its cycle's plain round: ${cycles.map((c) => c.map((r) => `${r.side} ${perSecond(r.tps)}`).join(", ")).join("; ")}.`,
+            `${CLIENTS} clients each paying its own \`created\` orders (\`pay\` with a matching amount: lock, facts, guard, transition + compare-and-set + outbox, commit); transit() through a pg pool of ${CLIENTS}, pgbench \`-M prepared -c ${CLIENTS} -j 2\` with bench/transit.pgbench.sql.`,
+            `Ratio: rounds of ${seconds} s in the order transit, pgbench, pgbench, transit, transit, pgbench, pgbench, transit after a 2 s transit warm-up, total over total: ${describe(ratioRounds)}.`,
+            `Context: ${cycles} cycles of ${contextSeconds} s pgbench rounds, the order turning each cycle, total over total per kind: the same SQL prepared; unnamed (\`-M extended\`); prepared without the audit chain (bench/out/transit-without-chain.pgbench.sql: the write's link, hash and head move cut out; the chain trigger disabled on this database); bench/minimal-pay.pgbench.sql on bare tables (\`-M prepared\`): ${describe(contextRounds)}.`,
             "Every transit() call returned `applied`; every pgbench transaction was checked to have written one transition, paid its order and written one outbox message.",
           ],
         };

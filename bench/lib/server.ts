@@ -1,7 +1,6 @@
 // The console as production runs it: `npm start` with DATABASE_URL set — it builds only if the
 // sources changed since the last build (scripts/build.mjs), migrates, and serves the web processes
-// (lib/process/web-process.ts) together with the background worker. `cwd` runs another checkout's
-// `npm start` the same way (bench/lib/baseline.ts: the code before a change, measured in the same run).
+// (lib/process/web-process.ts) together with the background worker.
 import { spawn } from "node:child_process";
 import { mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -43,8 +42,6 @@ interface StartOptions {
   readonly log: (message: string) => void;
   /** How long a build plus start may take. */
   readonly timeoutMs?: number;
-  /** The checkout to start (default this one). */
-  readonly cwd?: string;
 }
 
 async function startOnce(options: StartOptions): Promise<ConsoleServer> {
@@ -55,7 +52,6 @@ async function startOnce(options: StartOptions): Promise<ConsoleServer> {
   const child = spawn("npm", ["start"], {
     // Its own process group, so stop() reaches npm, next and the worker it started.
     detached: true,
-    cwd: options.cwd,
     stdio: ["ignore", out, out],
     env: {
       ...process.env,

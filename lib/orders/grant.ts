@@ -32,8 +32,7 @@ const factsRow = z.object({ line: lineLedgerRow.nullable(), existing: grantRow.n
 
 // A delivery runs these for every line, prepared (lib/db/sql.ts). The line's grants are read by
 // (tenant_id, order_id, sku) alone and the replay check is taken from them: MATERIALIZED keeps
-// grant_id out of the index choice, so a generic plan can only use the order's own unique key (the
-// same guard as transit's facts statement).
+// grant_id out of the index choice (the same guard as transit's facts statement).
 const FACTS = prepared(
   "grant.facts",
   `WITH mine AS MATERIALIZED (SELECT ${GRANT_COLUMNS} FROM grants WHERE tenant_id = $1 AND order_id = $2 AND sku = $3)

@@ -158,11 +158,12 @@ interface FactsNeeds {
 
 // The order's transitions are read once, by (tenant_id, order_id) alone, and the duplicate check,
 // the refund's origin and the history are taken from them. MATERIALIZED keeps the event and bizKey
-// conditions out of that scan, so the only index that can serve it is the order's own unique key
-// whatever the statistics say: a generic plan (which a prepared statement keeps after five runs)
-// once read a duplicate check with all four conditions through (tenant_id, event, created_at) —
-// every pay of the tenant — while the table was young (bench/ANALYSIS.md). An order has a handful
-// of transitions; a pay on a new one has none.
+// conditions out of that scan: with them, a generic plan (which a prepared statement keeps after
+// five runs) once read the duplicate check through (tenant_id, event, created_at) — every pay of the
+// tenant. With statistics, the order's own unique key is then the only index that fits; on a table
+// never analysed (a new database) a generic plan can still take a tenant-wide one, until autovacuum
+// analyses the table and the plan is made again (bench/ANALYSIS.md, issue 28). An order has a
+// handful of transitions; a pay on a new one has none.
 //
 // One statement per combination of needs, each reading only what it is for, rather than one whose
 // parts are switched on by parameters: PostgreSQL never moved that one to a generic plan (a custom

@@ -127,7 +127,7 @@ const callerRow = z.object({ tenantId: z.string(), name: z.string(), secretHash:
 
 /** The caller behind `Authorization: Bearer <key>`, or null for a missing, malformed, unknown or revoked key. */
 export async function authenticateApiKey(authorization: string | null): Promise<ApiCaller | null> {
-  return (await authenticate(getPool(), authorization, null))?.caller ?? null;
+  return (await authenticate(getPool(), authorization, null, KEY_CALLER_AND_ORDER))?.caller ?? null;
 }
 
 /**
@@ -153,6 +153,8 @@ const callerWithOrderRow = callerRow.extend({ order: orderRow.nullable() });
 // Every API call passes here, so raw SQL, one round trip, prepared (lib/db/sql.ts): look the key up
 // and note its use. last_used_at is only written once a minute per key, so a busy key does not turn
 // every call into a write.
+// In the locking form the statement runs inside transit's transaction, so that minute's touch
+// holds the key's row until the pay commits: the key's other calls in that moment wait for it once.
 const KEY_CTE = `WITH k AS (SELECT id, tenant_id, name, secret_hash, last_used_at FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL),
           touch AS (UPDATE api_keys SET last_used_at = now() WHERE id = (SELECT id FROM k)
                     AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))`;
@@ -169,7 +171,7 @@ async function authenticate(
   db: Queryable,
   authorization: string | null,
   orderNo: string | null,
-  withOrder: PreparedStatement = KEY_CALLER_AND_ORDER,
+  withOrder: PreparedStatement,
 ): Promise<{ caller: ApiCaller; order?: OrderSnapshot | null } | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
   const parts = match ? KEY_PATTERN.exec(match[1]!) : null;

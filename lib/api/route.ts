@@ -129,7 +129,7 @@ export function apiOrderRoute<S extends z.ZodType>(
   spec: { readonly name: string; readonly input: S },
   handle: (ctx: ApiOrderRouteContext<z.output<S>>) => Promise<Response>,
 ): ApiRouteHandler {
-  return orderRoute(spec, async (request, context, log) => handle(await keyInputAndOrder(readLater(parseInput(spec.input, request)), request, context, log)));
+  return orderRoute(spec, async (request, context, log) => handle(await keyInputAndOrder(() => parseInput(spec.input, request), request, context, log)));
 }
 
 export interface ApiOrderLockContext<T> {
@@ -151,8 +151,8 @@ export function apiOrderLockRoute<S extends z.ZodType>(
   handle: (ctx: ApiOrderLockContext<z.output<S>>) => Promise<Response>,
 ): ApiRouteHandler {
   return orderRoute(spec, async (request, context, log) => {
-    // The body is read before the transaction begins, so a slow client never holds a row lock.
-    const input = readLater(parseInput(spec.input, request));
+    // The body is read whole before the transaction begins, so a slow client never holds a row lock.
+    const input = await readFirst(spec.input, request);
     try {
       return await handle({ log, lockOrder: (tx) => keyInputAndOrder(input, request, context, log, tx.client) });
     } catch (error) {
@@ -177,18 +177,24 @@ function orderRoute(
   return Object.assign(handler, { auth: "api-key" as const });
 }
 
-/** A promise whose failure is reported where it is awaited, not as an unhandled rejection before. */
-function readLater<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
+/** The request's input, read and parsed in full; a bad one throws where it is judged (after the key). */
+async function readFirst<S extends z.ZodType>(schema: S, request: Request): Promise<() => z.output<S>> {
+  try {
+    const input = await parseInput(schema, request);
+    return () => input;
+  } catch (error) {
+    return () => {
+      throw error;
+    };
+  }
 }
 
 /**
- * The key, the input (read and parsed meanwhile) and the order, judged in that order; with `lockIn`
- * (a transaction's connection), the order is locked there.
+ * The key, the input and the order, judged in that order; with `lockIn` (a transaction's
+ * connection), the order is locked there.
  */
 async function keyInputAndOrder<T>(
-  input: Promise<T>,
+  input: () => T | Promise<T>,
   request: Request,
   context: { params: Promise<Params> },
   log: typeof logger,
@@ -203,7 +209,7 @@ async function keyInputAndOrder<T>(
   const { caller, order } =
     orderNo === null ? { caller: await authenticateApiRequest(request.headers), order: null } : await authenticateApiRequestForOrder(request.headers, orderNo, lockIn);
   if (!params) throw new AppError("not-found");
-  const parsed = await input;
+  const parsed = await input();
   if (!order) throw new AppError("not-found", { kind: "order-not-found", orderNo: orderNo! });
   return { ...keyCaller(caller, log), input: parsed, params, request, order };
 }

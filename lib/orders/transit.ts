@@ -73,7 +73,7 @@ export async function transitWithHistory(
   pool: pg.Pool = getPool(),
   options: TransitOptions = { history: true },
 ): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
-  return run(input.event, (tx) => transitIn(tx, input, options), pool);
+  return run(`transit ${input.event}`, (tx) => transitIn(tx, input, options), pool);
 }
 
 /**
@@ -87,7 +87,7 @@ export async function transitLocking(
   pool: pg.Pool = getPool(),
 ): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
   return run(
-    "(locked by its caller)",
+    "transit (order locked by its caller)",
     async (tx) => {
       const { order, input } = await lock(tx);
       return transitLockedIn(tx, order, input, { history: true });
@@ -96,8 +96,9 @@ export async function transitLocking(
   );
 }
 
-async function run(event: string, work: (tx: Tx) => Promise<Transited>, pool: pg.Pool): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
-  const { result, exception, history } = await transaction(work, { pool, retry: { label: `transit ${event}`, uniqueViolations: true } });
+/** One transit in its own transaction, run again after a concurrent change; its exception filed after the commit. */
+async function run(label: string, work: (tx: Tx) => Promise<Transited>, pool: pg.Pool): Promise<{ readonly result: TransitResult; readonly history: OrderHistory | null }> {
+  const { result, exception, history } = await transaction(work, { pool, retry: { label, uniqueViolations: true } });
   if (exception) await recordException(exception, pool);
   return { result, history: history ?? null };
 }

@@ -127,7 +127,7 @@ const callerRow = z.object({ tenantId: z.string(), name: z.string(), secretHash:
 
 /** The caller behind `Authorization: Bearer <key>`, or null for a missing, malformed, unknown or revoked key. */
 export async function authenticateApiKey(authorization: string | null): Promise<ApiCaller | null> {
-  return (await authenticate(getPool(), authorization, null, KEY_CALLER_AND_ORDER))?.caller ?? null;
+  return (await authenticate(getPool(), authorization, null))?.caller ?? null;
 }
 
 /**
@@ -143,8 +143,8 @@ export async function authenticateApiKeyForOrder(
   lockIn?: Queryable,
 ): Promise<{ caller: ApiCaller; order: OrderSnapshot | null } | null> {
   const found = lockIn
-    ? await authenticate(lockIn, authorization, orderNo, KEY_CALLER_AND_LOCKED_ORDER)
-    : await authenticate(getPool(), authorization, orderNo, KEY_CALLER_AND_ORDER);
+    ? await authenticate(lockIn, authorization, { orderNo, statement: KEY_CALLER_AND_LOCKED_ORDER })
+    : await authenticate(getPool(), authorization, { orderNo, statement: KEY_CALLER_AND_ORDER });
   return found ? { caller: found.caller, order: found.order ?? null } : null;
 }
 
@@ -167,11 +167,11 @@ const keyAndOrder = (lock: string) => `${KEY_CTE}
 const KEY_CALLER_AND_ORDER = prepared("api-key.caller-and-order", keyAndOrder(""));
 const KEY_CALLER_AND_LOCKED_ORDER = prepared("api-key.caller-and-locked-order", keyAndOrder(" FOR UPDATE"));
 
+/** The key behind `authorization`, and with `order` the order it names, read by the statement given. */
 async function authenticate(
   db: Queryable,
   authorization: string | null,
-  orderNo: string | null,
-  withOrder: PreparedStatement,
+  order: { readonly orderNo: string; readonly statement: PreparedStatement } | null = null,
 ): Promise<{ caller: ApiCaller; order?: OrderSnapshot | null } | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
   const parts = match ? KEY_PATTERN.exec(match[1]!) : null;
@@ -179,13 +179,13 @@ async function authenticate(
   const [, prefix, secret] = parts;
   const hash = hashSecret(secret!);
   const row: (z.output<typeof callerRow> & { readonly order?: OrderSnapshot | null }) | null =
-    orderNo === null
+    order === null
       ? await maybeOne(db, callerRow, KEY_CALLER, [prefix])
-      : await maybeOne(db, callerWithOrderRow, withOrder, [prefix, orderNo, hash]);
+      : await maybeOne(db, callerWithOrderRow, order.statement, [prefix, order.orderNo, hash]);
   if (!row) return null;
   const given = Buffer.from(hash, "hex");
   const stored = Buffer.from(row.secretHash, "hex");
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) return null;
   const caller = { tenantId: row.tenantId, keyName: row.name, prefix: prefix! };
-  return orderNo === null ? { caller } : { caller, order: row.order ?? null };
+  return order === null ? { caller } : { caller, order: row.order ?? null };
 }

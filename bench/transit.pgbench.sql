@@ -30,9 +30,7 @@ WITH x(order_id, tenant, event, from_state, to_state, biz_key, actor, source, re
          INSERT INTO order_transitions (id, tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason, created_at,
                                         chain_seq, prev_hash, hash)
          SELECT id, tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason, at, chain_seq, prev_hash,
-                CASE WHEN extract(timezone FROM at) = 0 THEN audit_fact_hash(prev_hash, jsonb_build_object(
-                  'id', id, 'tenant_id', tenant, 'order_id', order_id, 'event', event, 'from_state', from_state, 'to_state', to_state,
-                  'biz_key', biz_key, 'actor', actor, 'source', source, 'reason', reason, 'created_at', at)) END
+                CASE WHEN extract(timezone FROM at) = 0 THEN audit_fact_hash(prev_hash, jsonb_build_object('id', id, 'tenant_id', tenant, 'order_id', order_id, 'event', event, 'from_state', from_state, 'to_state', to_state, 'biz_key', biz_key, 'actor', actor, 'source', source, 'reason', reason, 'created_at', at)) END
          FROM f
          RETURNING order_id AS "orderId", chain_seq AS "chainSeq", hash AS "chainHash", id, event, from_state AS "from", to_state AS "to", biz_key AS "bizKey", actor, source,
   reason, created_at AS "at"

@@ -7,6 +7,7 @@ import { getPrisma } from "@/lib/db/prisma";
 import { transaction } from "@/lib/db/transaction";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
+import { HASHED_COLUMNS } from "@/lib/orders/write-transitions";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
@@ -78,6 +79,14 @@ describe("the audit chains", () => {
     ]);
     expect(await verifyChains()).toMatchObject({ ok: true });
     expect(await verifyChains({ tenant: TENANT })).toMatchObject({ ok: true });
+  });
+
+  it("hash every column of a transition transit writes: its write names each one the table has", async () => {
+    const { rows } = await getPool().query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns
+       WHERE table_schema = 'public' AND table_name = 'order_transitions' AND column_name NOT IN ('chain_seq', 'prev_hash', 'hash')`,
+    );
+    expect(Object.keys(HASHED_COLUMNS).sort()).toEqual(rows.map((r) => r.column_name).sort());
   });
 
   it("link transit's transitions in its own write, with the hash the trigger would give, whatever the session's time zone", async () => {

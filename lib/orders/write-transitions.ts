@@ -13,10 +13,32 @@ const writtenRow = z.object({ order: orderRow, transition: transitionRow });
  * chain here, not in the chain trigger (prisma/migrations/20261205100000_order_chain_heads): the
  * order's row is locked and updated anyway, and holds the chain's head. So the statement gives the
  * transition its id and time, links it to that head (chain_seq, prev_hash), hashes it as the trigger
- * would — audit_fact_hash over the row as JSON, every column named below — and moves the head in
+ * would — audit_fact_hash over the row as JSON (HASHED_COLUMNS) — and moves the head in
  * the same UPDATE as the state. The hash is left to the trigger when this session renders times in
  * another zone than UTC, as the hash does (`audit verify` recomputes every one).
  */
+/**
+ * The transition as the chain hashes it: each column of the row it inserts, with its value in the
+ * statement (f). Every column of order_transitions but the chain's own three; the chain test holds
+ * this list to the table, so a column added there cannot be left out of the hash.
+ */
+export const HASHED_COLUMNS: Readonly<Record<string, string>> = {
+  id: "id",
+  tenant_id: "tenant",
+  order_id: "order_id",
+  event: "event",
+  from_state: "from_state",
+  to_state: "to_state",
+  biz_key: "biz_key",
+  actor: "actor",
+  source: "source",
+  reason: "reason",
+  created_at: "at",
+};
+const FACT_JSON = `jsonb_build_object(${Object.entries(HASHED_COLUMNS)
+  .map(([column, value]) => `'${column}', ${value}`)
+  .join(", ")})`;
+
 const COLUMNS = "order_id, tenant, event, from_state, to_state, biz_key, actor, source, reason, seen_version, topic, payload";
 const writeSql = (source: string) =>
   `WITH x(${COLUMNS}) AS (
@@ -29,9 +51,7 @@ const writeSql = (source: string) =>
          INSERT INTO order_transitions (id, tenant_id, order_id, event, from_state, to_state, biz_key, actor, source, reason, created_at,
                                         chain_seq, prev_hash, hash)
          SELECT id, tenant, order_id, event, from_state, to_state, biz_key, actor, source, reason, at, chain_seq, prev_hash,
-                CASE WHEN extract(timezone FROM at) = 0 THEN audit_fact_hash(prev_hash, jsonb_build_object(
-                  'id', id, 'tenant_id', tenant, 'order_id', order_id, 'event', event, 'from_state', from_state, 'to_state', to_state,
-                  'biz_key', biz_key, 'actor', actor, 'source', source, 'reason', reason, 'created_at', at)) END
+                CASE WHEN extract(timezone FROM at) = 0 THEN audit_fact_hash(prev_hash, ${FACT_JSON}) END
          FROM f
          RETURNING order_id AS "orderId", chain_seq AS "chainSeq", hash AS "chainHash", ${TRANSITION_COLUMNS}
        ), o AS (
@@ -86,11 +106,11 @@ export async function writeTransitions(db: Queryable, writes: readonly Effects[]
     w.outbox.topic,
     JSON.stringify(w.outbox.payload),
   ];
-  const [only] = writes;
+  const each = writes.map(values);
   const written =
-    writes.length === 1
-      ? await rows(db, writtenRow, WRITE_ONE, values(only!))
-      : await rows(db, writtenRow, WRITE_MANY, values(only!).map((_, i) => writes.map((w) => values(w)[i])));
+    each.length === 1
+      ? await rows(db, writtenRow, WRITE_ONE, each[0]!)
+      : await rows(db, writtenRow, WRITE_MANY, each[0]!.map((_, column) => each.map((row) => row[column])));
   const moved = new Set(written.map((w) => w.order.id));
   await writeLedger(
     db,

@@ -15,8 +15,8 @@ import { agent, request } from "./lib/http";
 import { insertCreatedOrders, type BulkOrders } from "./lib/orders";
 import { runPgbench } from "./lib/pgbench";
 import { isMain, runAlone, type Bench } from "./lib/runner";
-import { writeTransitScript } from "./lib/transit-script";
-import { startConsole, type ConsoleServer } from "./lib/server";
+import { payVariables, writeTransitScript } from "./lib/transit-script";
+import { startConsole } from "./lib/server";
 import { count, ms, perSecond, summarize, totalRate, type Round as StatsRound } from "./lib/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3710);
@@ -62,7 +62,7 @@ export const httpPayBench: Bench = {
           clients: CLIENTS,
           threads: 2,
           seconds: 3,
-          variables: { n: 0, base: history.firstId - 1, stride: STRIDE, to: "paid", actor: "channel:history", source: "callback", reason: "history" },
+          variables: payVariables(history, STRIDE, "channel:history"),
         });
         await pool.query(`VACUUM ANALYZE`);
         await pool.query(`CHECKPOINT`);
@@ -74,9 +74,8 @@ export const httpPayBench: Bench = {
         let rss: number[] = [];
         try {
           const runApi = async (block: BulkOrders, secs: number, prefix: string): Promise<Round> => {
-            const target: ConsoleServer = server;
             const sampler = setInterval(() => {
-              const sizes = target.webProcessRss();
+              const sizes = server.webProcessRss();
               rss = sizes.map((size, i) => Math.max(size, rss[i] ?? 0));
             }, 500);
             const latencies: number[] = [];
@@ -87,7 +86,7 @@ export const httpPayBench: Bench = {
               Array.from({ length: CLIENTS }, async (_, client) => {
                 for (let n = 1; n <= STRIDE && performance.now() < deadline; n++) {
                   const orderNo = `${prefix}${String(client * STRIDE + n).padStart(8, "0")}`;
-                  const answer = await request(`${target.url}/api/v1/orders/${orderNo}/events`, {
+                  const answer = await request(`${server.url}/api/v1/orders/${orderNo}/events`, {
                     method: "POST",
                     agent: keepAlive,
                     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -125,15 +124,7 @@ export const httpPayBench: Bench = {
               clients: CLIENTS,
               threads: 2,
               seconds: secs,
-              variables: {
-                n: 0,
-                base: block.firstId - 1,
-                stride: STRIDE,
-                to: "paid",
-                actor: `apikey:${TENANT}/${ACTOR_KEY}`,
-                source: "callback",
-                reason: "bench",
-              },
+              variables: payVariables(block, STRIDE, `apikey:${TENANT}/${ACTOR_KEY}`),
             });
             if (result.failed > 0) throw new Error(`pgbench: ${result.failed} failed transactions`);
             const { rows } = await pool.query<{ paid: number }>(

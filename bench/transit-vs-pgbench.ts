@@ -21,6 +21,7 @@ import { benchPool, withFreshDatabase } from "./lib/db";
 import { insertCreatedOrders, type BulkOrders } from "./lib/orders";
 import { runPgbench } from "./lib/pgbench";
 import { BENCH_DIR, isMain, OUT_DIR, runAlone, type Bench } from "./lib/runner";
+import { payVariables } from "./lib/transit-script";
 import { count, ms, perSecond, summarize, totalRate, type Round as StatsRound } from "./lib/stats";
 
 const CLIENTS = 16;
@@ -109,7 +110,7 @@ export const transitBench: Bench = {
           clients: CLIENTS,
           threads: 2,
           seconds: 2,
-          variables: { n: 0, base: history.firstId - 1, stride: STRIDE, to: "paid", actor: ACTOR, source: "callback", reason: REASON },
+          variables: payVariables(history, STRIDE, ACTOR),
         });
         await pool.query(`VACUUM ANALYZE`);
         // The setup's writes are flushed now, not by a checkpoint in the middle of the measurement.
@@ -145,8 +146,6 @@ export const transitBench: Bench = {
         const runBench = async (block: BulkOrders, secs: number, side: Exclude<Side, "transit">): Promise<Round> => {
           const minimal = side === "minimal";
           const script = minimal ? path.join(BENCH_DIR, "minimal-pay.pgbench.sql") : side === "no-chain" ? withoutChain : path.join(BENCH_DIR, "transit.pgbench.sql");
-          // pgbench numbers clients from 0 and the scripts add n = 1, 2, … to the client's stride.
-          const stride = { n: 0, base: block.firstId - 1, stride: STRIDE };
           if (side === "no-chain") await pool.query(`ALTER TABLE order_transitions DISABLE TRIGGER order_transitions_chain`);
           const result = await runPgbench({
             mode: side === "unnamed" ? "extended" : "prepared",
@@ -155,9 +154,7 @@ export const transitBench: Bench = {
             clients: CLIENTS,
             threads: 2,
             seconds: secs,
-            variables: minimal
-              ? stride
-              : { ...stride, to: "paid", actor: ACTOR, source: "callback", reason: REASON },
+            variables: payVariables(block, STRIDE, ACTOR),
           }).finally(async () => {
             if (side === "no-chain") await pool.query(`ALTER TABLE order_transitions ENABLE TRIGGER order_transitions_chain`);
           });

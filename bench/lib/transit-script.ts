@@ -52,6 +52,14 @@ COMMIT;
 `;
 }
 
+/**
+ * The scripts' -D variables for paying the orders of `block` as `actor`: each of pgbench's clients
+ * pays its own `stride` of them (pgbench numbers clients from 0; the script adds n = 1, 2, …).
+ */
+export function payVariables(block: { readonly firstId: number }, stride: number, actor: string): Record<string, string | number> {
+  return { n: 0, base: block.firstId - 1, stride, to: "paid", actor, source: "callback", reason: "bench" };
+}
+
 /** Writes bench/transit.pgbench.sql (transit()'s pay) and returns its path; the API's variant goes to bench/out/. */
 export function writeTransitScript(options: { readonly history: boolean }): string {
   const file = options.history ? path.join(OUT_DIR, "transit-with-history.pgbench.sql") : path.join(BENCH_DIR, "transit.pgbench.sql");

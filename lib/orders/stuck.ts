@@ -1,15 +1,28 @@
-// "Stuck": an order in its state longer than its product's max_dwell_seconds for that state. One
-// rule for the orders list (its flag and filter) and the order page's header, so the two never
-// disagree about the same order. Pure.
+// "Stuck": an order in created, paid, delivering or refunding longer than its product's
+// max_dwell_seconds for that state. One rule for every figure and list that says "stuck" — the
+// orders list (its flag and filter), the order page's header, the overview, the queues and the
+// dashboard (their counts: ./queries/stuck-counts.ts) — so no two of them disagree. Pure.
 import { z } from "zod";
-import { isOrderState, type OrderState } from "./machine";
+import type { OrderState } from "./machine";
+
+/**
+ * The states an order should leave by itself, so the only ones a limit is set for (the settings'
+ * dwell form) and the only ones an order can be stuck in. A limit written by hand for another state
+ * (delivered, say) would make every such order stuck forever: it is no limit.
+ */
+export const STUCK_STATES = ["created", "paid", "delivering", "refunding"] as const satisfies readonly OrderState[];
+export type StuckState = (typeof STUCK_STATES)[number];
+
+export function isStuckState(value: unknown): value is StuckState {
+  return typeof value === "string" && (STUCK_STATES as readonly string[]).includes(value);
+}
 
 export type DwellThresholds = Readonly<Partial<Record<OrderState, number>>>;
 
 /**
  * One product's max_dwell_seconds as thresholds. Settings are edited by people: a key that is no
- * state, or a value that is not a number of at least one second, is no threshold (the same rule as
- * the queues), and settings that are no object at all have none.
+ * stuck state, or a value that is not a number of at least one second, is no threshold (the same
+ * rule as STUCK_PAIRS in SQL), and settings that are no object at all have none.
  */
 export const dwellThresholds = z
   .record(z.string(), z.unknown())
@@ -17,7 +30,7 @@ export const dwellThresholds = z
   .transform((settings): DwellThresholds => {
     const clean: Partial<Record<OrderState, number>> = {};
     for (const [state, seconds] of Object.entries(settings)) {
-      if (isOrderState(state) && typeof seconds === "number" && seconds >= 1) clean[state] = Math.floor(seconds);
+      if (isStuckState(state) && typeof seconds === "number" && seconds >= 1) clean[state] = Math.floor(seconds);
     }
     return clean;
   });

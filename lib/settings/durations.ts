@@ -2,16 +2,16 @@
 // seconds). Pure: shared by the settings forms and the actions that validate them.
 import { z } from "zod";
 import { because } from "@/lib/validation";
-import type { OrderState } from "@/lib/orders/machine";
+import { STUCK_STATES, type StuckState } from "@/lib/orders/stuck";
 
 export const DURATION_UNITS = ["seconds", "minutes", "hours", "days"] as const;
 export type DurationUnit = (typeof DURATION_UNITS)[number];
 
 export const UNIT_SECONDS: Readonly<Record<DurationUnit, number>> = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 };
 
-/** The states a "stuck" threshold (max dwell) is set for: the ones an order should leave by itself. */
-export const DWELL_STATES = ["created", "paid", "delivering", "refunding"] as const satisfies readonly OrderState[];
-export type DwellState = (typeof DWELL_STATES)[number];
+/** The states a "stuck" threshold (max dwell) is set for: the ones an order can be stuck in. */
+export const DWELL_STATES = STUCK_STATES;
+export type DwellState = StuckState;
 
 export interface DurationBounds {
   readonly min: number;

@@ -6,7 +6,7 @@ import { ChartCard, ChartSkeleton } from "@/components/dashboard/chart-card";
 import { DailyCharts } from "@/components/dashboard/daily-charts";
 import { STATE_COLORS } from "@/components/dashboard/state-colors";
 import { requireStaff } from "@/lib/auth/page";
-import { stuckCounts } from "@/lib/dashboard/queries/stuck-counts";
+import { stuckCounts } from "@/lib/orders/queries/stuck-counts";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { stateCounts } from "@/lib/orders/queries/state-counts";
 import { bestUnit } from "@/lib/settings/durations";
@@ -27,7 +27,7 @@ export default async function DashboardPage() {
   const [counts, stuck] = await Promise.all([stateCounts(staff.tenantIds), stuckCounts(staff.tenantIds)]);
 
   return (
-    <main className="space-y-10">
+    <div className="space-y-10">
       <div>
         <h1 className="text-2xl font-semibold">{t("title")}</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
@@ -35,13 +35,14 @@ export default async function DashboardPage() {
       {counts.length === 0 ? <p className="rounded border border-dashed border-slate-300 p-6 text-slate-600">{t("noTenants")}</p> : null}
       {counts.map((tenant) => {
         const stuckStates = stuck.find((s) => s.tenantId === tenant.tenantId)?.byState ?? [];
-        const stuckTotal = stuckStates.reduce((n, s) => n + s.count, 0);
+        const stuckTotal = stuck.find((s) => s.tenantId === tenant.tenantId)?.total.count ?? 0;
         // Each bar opens its orders: the list filtered by the same product and state (and stuck).
         const orders = (state: string, stuck = false) => `/orders?tenant=${encodeURIComponent(tenant.tenantId)}&state=${state}${stuck ? "&stuck=1" : ""}`;
         const byState = ORDER_STATES.map((state) => ({ key: state, label: states(state), value: tenant.byState[state], color: STATE_COLORS[state], href: orders(state) }));
         const stuckBars = stuckStates.map((s) => ({ key: s.state, label: states(s.state), value: s.count, color: STATE_COLORS[s.state], href: orders(s.state, true) }));
         const links = (bars: readonly { key: string; label: string; value: number; href: string }[]) => ({
           label: t("openOrders"),
+          scope: tenant.tenantName,
           items: bars.filter((b) => b.value > 0).map((b) => ({ key: b.key, text: t("barLink", { state: b.label, count: b.value }), href: b.href })),
         });
         const thresholds = stuckStates
@@ -91,6 +92,6 @@ export default async function DashboardPage() {
           </section>
         );
       })}
-    </main>
+    </div>
   );
 }

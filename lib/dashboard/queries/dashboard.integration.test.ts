@@ -6,7 +6,6 @@ import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { DAILY_SERIES_SQL, dailySeries, SERIES_DAYS } from "./daily-series";
-import { stuckCounts } from "./stuck-counts";
 
 useFreshDatabase();
 
@@ -21,11 +20,6 @@ async function transition(order: { id: number; tenantId: string }, event: string
   );
 }
 
-async function orderIn(tenantId: string, state: string, inStateForSeconds: number): Promise<void> {
-  const order = await createOrder(getPool(), { tenantId });
-  await getPool().query(`UPDATE orders SET state = $2, state_at = now() - $3 * interval '1 second' WHERE id = $1`, [order.id, state, inStateForSeconds]);
-}
-
 async function utcDay(agoSeconds: number): Promise<string> {
   const sql = `SELECT to_char((now() - $1 * interval '1 second') AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`;
   return (await one(getPool(), z.object({ day: z.string() }), sql, [agoSeconds])).day;
@@ -37,41 +31,6 @@ beforeAll(async () => {
   await ensureTenant(pool, tenantSpec("dash", { maxDwellSeconds: { created: 30 * MIN, paid: 5 * MIN, delivering: 10 * MIN, refunding: 86_400 } }));
   await ensureTenant(pool, tenantSpec("dash-other"));
   await ensureTenant(pool, tenantSpec("dash-nothreshold", { maxDwellSeconds: { created: 30 * MIN } }));
-});
-
-describe("stuckCounts", () => {
-  it("counts orders in a state for longer than the tenant's max dwell for it", async () => {
-    await orderIn("dash", "paid", 6 * MIN); // stuck (> 5 min)
-    await orderIn("dash", "paid", 4 * MIN); // not yet
-    await orderIn("dash", "delivering", 11 * MIN); // stuck
-    await orderIn("dash", "delivered", 999 * MIN); // no threshold for delivered: never stuck
-    await orderIn("dash-other", "paid", 60 * MIN); // another tenant
-    await orderIn("dash-nothreshold", "paid", 60 * MIN);
-
-    const result = await stuckCounts(["dash", "dash-nothreshold"]);
-
-    expect(result).toEqual([
-      {
-        tenantId: "dash",
-        byState: [
-          { state: "created", thresholdSeconds: 30 * MIN, count: 0 },
-          { state: "paid", thresholdSeconds: 5 * MIN, count: 1 },
-          { state: "delivering", thresholdSeconds: 10 * MIN, count: 1 },
-          { state: "refunding", thresholdSeconds: 86_400, count: 0 },
-        ],
-      },
-      {
-        tenantId: "dash-nothreshold",
-        byState: [
-          { state: "created", thresholdSeconds: 30 * MIN, count: 0 },
-          { state: "paid", thresholdSeconds: null, count: 0 },
-          { state: "delivering", thresholdSeconds: null, count: 0 },
-          { state: "refunding", thresholdSeconds: null, count: 0 },
-        ],
-      },
-    ]);
-    expect(await stuckCounts([])).toEqual([]);
-  });
 });
 
 describe("dailySeries", () => {

@@ -3,14 +3,15 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import type { CaseFilter, CaseQueue } from "@/lib/cases/filters";
-import { loadCaseQueue } from "@/lib/cases/queries/case-queue";
+import { emptyCaseQueue, loadCaseQueue } from "@/lib/cases/queries/case-queue";
 import type { Viewer } from "@/lib/cases/offers";
-import type { OrderState } from "@/lib/orders/machine";
+import { STUCK_STATES, type StuckState } from "@/lib/orders/stuck";
+import { STUCK_PAIRS, stuckByState, stuckCounts, type CappedCount } from "./stuck-counts";
 
 // The work queues ops and support clear every day:
-// - stuck orders: in created, paid or delivering longer than the product's max_dwell_seconds for
-//   that state (a dropped payment callback, a delivery that never finished), oldest first;
-// - refunding too long: the same rule for refunding (a channel that never answered the refund);
+// - stuck orders (lib/orders/stuck.ts): in created, paid, delivering or refunding longer than the
+//   product's max_dwell_seconds for that state (a dropped payment callback, a delivery that never
+//   finished, a refund the channel never answered), one list per state, oldest first;
 // - the case queue: open and in-progress cases (exceptions: money or goods the ledger could not
 //   apply), most urgent first, filtered to all, mine, unassigned or overdue (lib/cases/queries/case-queue.ts).
 // Stuck lists are ranges of orders (tenant_id, state, state_at) below each pair's own cutoff; the
@@ -20,8 +21,9 @@ import type { OrderState } from "@/lib/orders/machine";
 // The snapshot is plain JSON (times as ISO strings): the page renders it on the server and hands it
 // to the live view, which then polls /api/console/queues for the same shape.
 
-export const QUEUE_STATES = ["created", "paid", "delivering", "refunding"] as const satisfies readonly OrderState[];
-export type QueueState = (typeof QUEUE_STATES)[number];
+/** A stuck list per state an order can be stuck in (lib/orders/stuck.ts). */
+export const QUEUE_STATES = STUCK_STATES;
+export type QueueState = StuckState;
 
 /** Rows per list unless the caller asks otherwise. */
 export const QUEUE_LIMIT = 50;
@@ -77,8 +79,6 @@ const stuckRow: z.ZodType<StuckOrder & { readonly asOf: string }, unknown> = z.o
   asOf: z.string(),
 });
 
-const stuckCountRow = z.object({ state: z.enum(QUEUE_STATES), n: z.number(), asOf: z.string() });
-
 function emptyStuck(): Record<QueueState, MutableList<StuckOrder>> {
   const empty = (): MutableList<StuckOrder> => ({ total: 0, more: false, items: [] });
   return { created: empty(), paid: empty(), delivering: empty(), refunding: empty() };
@@ -100,8 +100,7 @@ export async function loadQueues(scope: readonly string[], options: QueueOptions
   const caseOptions = { limit, countLimit, viewer: options.viewer ?? null, filter: options.caseFilter ?? "all" } as const;
   if (tenants.length === 0) {
     const { asOf } = await one(getPool(), z.object({ asOf: z.string() }), `SELECT ${ISO("now()")} AS "asOf"`);
-    const none = { total: 0, more: false };
-    return { asOf, stuck: emptyStuck(), cases: { filter: caseOptions.filter, counts: { all: none, mine: none, unassigned: none, overdue: none }, items: [] } };
+    return { asOf, stuck: emptyStuck(), cases: emptyCaseQueue(caseOptions.filter, caseOptions.viewer) };
   }
   const [stuck, cases] = await Promise.all([stuckQueues(tenants, limit, countLimit), loadCaseQueue(tenants, caseOptions)]);
   return { asOf: stuck.asOf, stuck: stuck.lists, cases };
@@ -110,27 +109,17 @@ export async function loadQueues(scope: readonly string[], options: QueueOptions
 /** ISO 8601 in UTC with milliseconds, as JSON would have it. */
 const ISO = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// The (tenant, state, threshold) pairs: a product without a threshold for a state has no queue for
-// it. Settings are edited by people, so anything but a number of at least one second is no
-// threshold (the CASE keeps the cast away from values that are not numbers).
-const PAIRS = `
-  SELECT ts.tenant_id, s.state, floor((ts.max_dwell_seconds ->> s.state)::float8)::int AS dwell
-  FROM tenant_settings ts CROSS JOIN unnest($2::text[]) AS s(state)
-  WHERE ts.tenant_id = ANY($1)
-    AND CASE WHEN jsonb_typeof(ts.max_dwell_seconds -> s.state) = 'number'
-             THEN (ts.max_dwell_seconds ->> s.state)::float8 >= 1 ELSE false END`;
-
 async function stuckQueues(
   tenants: readonly string[],
   limit: number,
   countLimit: number,
 ): Promise<{ asOf: string; lists: Record<QueueState, MutableList<StuckOrder>> }> {
-  const [list, counts] = await Promise.all([
+  const [list, products] = await Promise.all([
     // Per pair, its oldest `limit` in index order; then per state, the oldest `limit` across products.
     rows(
       getPool(),
       stuckRow,
-      `WITH p AS MATERIALIZED (${PAIRS}),
+      `WITH p AS MATERIALIZED (SELECT * FROM (${STUCK_PAIRS}) pairs WHERE dwell IS NOT NULL),
        o AS (
          SELECT o.*, p.dwell, row_number() OVER (PARTITION BY o.state ORDER BY o.state_at, o.id) AS rank
          FROM p CROSS JOIN LATERAL (
@@ -146,33 +135,15 @@ async function stuckQueues(
        FROM o WHERE rank <= $3 ORDER BY state, state_at, id`,
       [tenants, QUEUE_STATES, limit],
     ),
-    // Counted per state from the same index, stopping past the limit. The ORDER BY keeps the
-    // planner on that index: under a bare LIMIT, with the pair a parameter, it may bet on a
-    // sequential scan finding enough rows early.
-    rows(
-      getPool(),
-      stuckCountRow,
-      `WITH p AS MATERIALIZED (${PAIRS})
-       SELECT s.state, (SELECT count(*) FROM (
-                          SELECT 1 FROM p CROSS JOIN LATERAL (
-                            SELECT 1 FROM orders o
-                            WHERE o.tenant_id = p.tenant_id AND o.state = p.state
-                              AND o.state_at < now() - p.dwell * interval '1 second'
-                            ORDER BY o.state_at LIMIT $3
-                          ) o
-                          WHERE p.state = s.state LIMIT $3
-                        ) c)::int AS n,
-              ${ISO("now()")} AS "asOf"
-       FROM unnest($2::text[]) AS s(state)`,
-      [tenants, QUEUE_STATES, countLimit + 1],
-    ),
+    // Counted as the overview and the dashboard count them.
+    stuckCounts(tenants, countLimit),
   ]);
   const lists = emptyStuck();
   for (const { asOf: _asOf, ...row } of list) lists[row.state].items.push(row);
-  for (const row of counts) {
-    lists[row.state].more = row.n > countLimit;
-    lists[row.state].total = Math.min(row.n, countLimit);
+  for (const [state, { count, more }] of Object.entries(stuckByState(products, countLimit)) as [QueueState, CappedCount][]) {
+    lists[state].total = count;
+    lists[state].more = more;
   }
-  const asOf = counts[0]?.asOf ?? list[0]?.asOf ?? new Date().toISOString();
+  const asOf = list[0]?.asOf ?? (await one(getPool(), z.object({ asOf: z.string() }), `SELECT ${ISO("now()")} AS "asOf"`)).asOf;
   return { asOf, lists };
 }

@@ -4,6 +4,7 @@
 import type pg from "pg";
 import { PAGE_SIZE as AUDIT_PAGE_SIZE } from "@/lib/audit/queries/filters";
 import { listAuditRows } from "@/lib/audit/queries/audit-rows";
+import { jumpTarget } from "@/lib/orders/queries/jump-to-order";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 import { loadQueues } from "@/lib/orders/queries/queues";
 import { searchOrders } from "@/lib/orders/queries/search-orders";
@@ -18,12 +19,18 @@ export interface QueryInputs {
   readonly payments: readonly string[];
   /** Audit explorer positions deep in the history (random transitions, on average halfway down). */
   readonly deepCursors: readonly { readonly at: string; readonly id: number }[];
+  /**
+   * Ids staff paste into the header search that are not an order's own row or its accepted payment
+   * (issue 29), taken in turn: an order no in lower case, a grant id, a refund receipt, a second
+   * payment's transaction id, a channel refund's id and the channel's reference for it.
+   */
+  readonly pastedIds: readonly string[];
 }
 
 export interface ConsoleQuery {
   readonly key: string;
   readonly title: string;
-  /** One of the six the issue sets a target for (the others are shown for context). */
+  /** One the issues set a target for (the others are shown for context). */
   readonly targeted: boolean;
   /** The n-th sample's call. */
   run(inputs: QueryInputs, n: number): Promise<unknown>;
@@ -52,6 +59,12 @@ export const CONSOLE_QUERIES: readonly ConsoleQuery[] = [
     title: "order lookup by payment transaction id (orders search)",
     targeted: true,
     run: (inputs, n) => searchOrders({ scope: SCOPE, q: pick(inputs.payments, n) }),
+  },
+  {
+    key: "any-id",
+    title: "header search by any other id the console shows (lower-case order no, grant id, refund receipt, second payment, channel refund id and reference)",
+    targeted: true,
+    run: (inputs, n) => jumpTarget(SCOPE, pick(inputs.pastedIds, n)),
   },
   {
     key: "stuck-queue",
@@ -145,5 +158,21 @@ export async function sampleInputs(pool: pg.Pool, n: number, seed = 42): Promise
      WHERE id = ANY($1::bigint[]) ORDER BY array_position($1::bigint[], id)`,
     [ids(tlo, thi, n * 2)],
   );
-  return { orders: orders.slice(0, n), payments: payments.map((p) => p.bizKey).slice(0, n), deepCursors: deepCursors.slice(0, n) };
+  // Grants and refund receipts from random orders (index probes); cases and channel refunds are few
+  // enough to draw from the whole table. A kind the data has none of is left out of the rotation.
+  const { rows: pasted } = await pool.query<{ grants: string[]; receipts: string[]; cases: string[]; refunds: string[]; refs: string[] }>(
+    `SELECT
+       (SELECT coalesce(array_agg(g.grant_id), '{}') FROM unnest($1::bigint[]) AS x(order_id)
+          CROSS JOIN LATERAL (SELECT grant_id FROM grants g JOIN orders o ON o.id = g.order_id AND o.tenant_id = g.tenant_id WHERE o.id = x.order_id LIMIT 1) g) AS grants,
+       (SELECT coalesce(array_agg(t.biz_key), '{}') FROM unnest($1::bigint[]) AS x(order_id)
+          CROSS JOIN LATERAL (SELECT biz_key FROM order_transitions t JOIN orders o ON o.id = t.order_id AND t.tenant_id = o.tenant_id
+                              WHERE o.id = x.order_id AND t.event IN ('confirm-refund', 'reject-refund') AND t.biz_key <> '' LIMIT 1) t) AS receipts,
+       (SELECT coalesce(array_agg(biz_key), '{}') FROM (SELECT biz_key FROM order_exceptions WHERE event = 'pay' AND biz_key <> '' AND order_id IS NOT NULL ORDER BY md5(id::text) LIMIT $2) e) AS cases,
+       (SELECT coalesce(array_agg(refund_id), '{}') FROM (SELECT refund_id FROM payment_refunds WHERE order_id IS NOT NULL ORDER BY md5(id::text) LIMIT $2) r) AS refunds,
+       (SELECT coalesce(array_agg(channel_ref), '{}') FROM (SELECT channel_ref FROM payment_refunds WHERE order_id IS NOT NULL AND channel_ref IS NOT NULL ORDER BY md5(id::text) LIMIT $2) r) AS refs`,
+    [ids(lo, hi, n * 20), n],
+  );
+  const kinds = [orders.map((o) => o.orderNo.toLowerCase()), pasted[0]!.grants, pasted[0]!.receipts, pasted[0]!.cases, pasted[0]!.refunds, pasted[0]!.refs].filter((k) => k.length > 0);
+  const pastedIds = Array.from({ length: n }, (_, i) => kinds[i % kinds.length]![Math.floor(i / kinds.length) % kinds[i % kinds.length]!.length]!);
+  return { orders: orders.slice(0, n), payments: payments.map((p) => p.bizKey).slice(0, n), deepCursors: deepCursors.slice(0, n), pastedIds };
 }

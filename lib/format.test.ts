@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, parseMoney } from "./format";
+import { formatMoney, formatRelative, parseMoney, wholeUnit } from "./format";
 
 describe("money", () => {
-  it("formats integer minor units", () => {
-    expect(formatMoney(12_800, "CNY")).toBe("CN¥128.00");
-    expect(formatMoney(1_450, "CNY")).toBe("CN¥14.50");
+  it("formats integer minor units in the reader's language, the console's locale or an Intl one alike", () => {
+    expect(formatMoney(12_800, "CNY", "en")).toBe("CN¥128.00");
+    expect(formatMoney(1_450, "CNY", "en-US")).toBe("CN¥14.50");
+    expect(formatMoney(12_800, "CNY", "zh")).toBe("¥128.00");
+    expect(formatMoney(1_450, "CNY", "zh-CN")).toBe("¥14.50");
   });
 
   it("parses what people type into minor units, exactly", () => {
@@ -16,5 +18,31 @@ describe("money", () => {
 
   it("refuses what is not an amount", () => {
     for (const text of ["", "abc", "1.234", "-5", "1,000", "1e3", "12."]) expect(parseMoney(text)).toBeNull();
+  });
+});
+
+describe("spans of time", () => {
+  const DAY = 86_400;
+
+  it("are their largest whole unit, rounded down: 5 days 14 hours is 5 days, not 6", () => {
+    expect(wholeUnit(5 * DAY + 14 * 3_600)).toEqual({ unit: "day", count: 5 });
+    expect(wholeUnit(10 * 3_600 + 59 * 60)).toEqual({ unit: "hour", count: 10 });
+    expect(wholeUnit(-(10 * 3_600 + 59 * 60))).toEqual({ unit: "hour", count: 10 });
+    expect(wholeUnit(59.9)).toEqual({ unit: "second", count: 59 });
+    expect(wholeUnit(0)).toEqual({ unit: "second", count: 0 });
+  });
+
+  it("read as an age or a time ahead with the same number as the span", () => {
+    expect(formatRelative(5 * DAY + 14 * 3_600, "en")).toBe("5 days ago");
+    expect(formatRelative(-(10 * 3_600 + 59 * 60), "en")).toBe("in 10 hours");
+    expect(formatRelative(5, "en")).toBe("5 seconds ago");
+    expect(formatRelative(0.4, "en")).toBe("now");
+    expect(formatRelative(-0.4, "en")).toBe("now");
+    expect(formatRelative(5 * DAY + 14 * 3_600, "zh")).toBe("5天前");
+    expect(formatRelative(-(10 * 3_600 + 59 * 60), "zh-CN")).toBe("10小时后");
+  });
+
+  it("a day and a half back is '1 day ago', never 'yesterday' beside a date that says otherwise", () => {
+    expect(formatRelative(1.5 * DAY, "en")).toBe("1 day ago");
   });
 });

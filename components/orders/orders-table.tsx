@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { StateBadge } from "@/components/orders/state-badge";
 import { PlayerLink } from "@/components/players/player-link";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -15,6 +15,7 @@ export function orderHref(tenantId: string, orderNo: string): string {
 /** One row per order; the order no opens the order page. */
 export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; tenants: readonly TenantOption[] }) {
   const t = useTranslations("orders.table");
+  const locale = useLocale();
   const names = new Map(tenants.map((tenant) => [tenant.id, tenant.name]));
   const showMatch = rows.some((r) => r.matchedBy.length > 0);
   return (
@@ -59,7 +60,7 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
               <td className="whitespace-nowrap p-3">
                 <PlayerLink tenantId={row.tenantId} playerId={row.playerId} />
               </td>
-              <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(row.amount, row.currency)}</td>
+              <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(row.amount, row.currency, locale)}</td>
               <td className="whitespace-nowrap p-3">
                 <StateBadge state={row.state} />
               </td>

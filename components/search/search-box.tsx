@@ -11,8 +11,7 @@ function typing(target: EventTarget | null): boolean {
 }
 
 /**
- * Find an order by what was pasted (order no, player id, payment transaction id, channel refund
- * id): /search goes straight to the order when exactly one in the caller's products matches, and to
+ * Find an order by what was pasted (any id the console shows: see termHits): /search goes straight to the order when exactly one in the caller's products matches, and to
  * the orders list with the term otherwise. A plain GET form: works before JavaScript, and the URL
  * is the search. The header's box (`shortcut`) is focused by "/" anywhere but in a field.
  */

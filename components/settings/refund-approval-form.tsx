@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { updateRefundApproval } from "@/app/(console)/settings/actions/update-refund-approval";
 import { Field, Input } from "@/components/ui/field";
 import { formatMoney } from "@/lib/format";
@@ -13,6 +13,7 @@ function moneyText(minor: number): string {
 
 export function RefundApprovalForm({ tenant, updatedAt, amount, currency }: { tenant: string; updatedAt: string; amount: number; currency: string }) {
   const t = useTranslations("settings.refund");
+  const locale = useLocale();
   const id = `refund-approval-${tenant}`;
   return (
     <SettingsForm
@@ -21,7 +22,7 @@ export function RefundApprovalForm({ tenant, updatedAt, amount, currency }: { te
       onSubmit={(form, expectedUpdatedAt) => updateRefundApproval({ tenant, expectedUpdatedAt, amount: String(form.get("amount") ?? "") })}
     >
       {({ fieldError }) => (
-        <Field label={t("field", { currency })} htmlFor={id} error={fieldError("amount")} hint={t("hint", { amount: formatMoney(amount, currency) })}>
+        <Field label={t("field", { currency })} htmlFor={id} error={fieldError("amount")} hint={t("hint", { amount: formatMoney(amount, currency, locale) })}>
           <div className="max-w-48">
             <Input
               id={id}

@@ -4,9 +4,10 @@ import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
 import { Params, termHits } from "./search-orders-statements";
 
-// The header's search box: what someone pastes (an order no, a player id, a payment transaction id,
-// a channel refund id) names exactly one order most of the time, and then the agent wants that
-// order, not a list with one row. The same lookups as the orders list's search (termHits), in the
+// The header's search box: what someone pastes (any id the console shows: an order no in any
+// letter case, a player id, a payment's transaction id, a refund id or receipt, a store's or a
+// grant's id) names exactly one order most of the time, and then the agent wants that order, not a
+// list with one row. The same lookups as the orders list's search (termHits), in the
 // caller's tenants only, as one statement that stops at the second order found.
 
 export type JumpTarget =

@@ -3,31 +3,60 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import { ORDER_STATES, type OrderState } from "@/lib/orders/machine";
+import { STORES } from "@/lib/stores/model";
 import type { MatchKind, OrderCursor, OrderTotal } from "./search-orders";
 
 // The statements behind searchOrders() (search-orders.ts says why each is a set of index range
 // scans), each beside the schema that decodes its rows. The plan tests and the large-data benchmark
 // EXPLAIN exactly this text: an edit to it is an edit to the plans, to be measured again.
 
-const MATCH_KINDS = ["orderNo", "player", "payment", "refund"] as const satisfies readonly MatchKind[];
+const MATCH_KINDS = ["orderNo", "player", "payment", "refund", "receipt", "store", "grant", "case"] as const satisfies readonly MatchKind[];
+
+/** The events whose bizKey is a refund's id (request-refund) or the channel's or store's receipt for it. */
+const REFUND_EVENTS = `'request-refund', 'confirm-refund', 'reject-refund', 'reverse-refund'`;
+const STORE_NAMES = STORES.map((s) => `'${s}'`).join(", ");
 
 /**
  * The orders a search term names, as `hit` rows (the order's columns and the kind of match): one
- * equality lookup per kind, each on its own index, only in the given tenants (`scope` and `term` are
- * placeholders of the caller's statement). The orders list and the header's jump (jump-to-order.ts)
- * both read this, so a kind added here (one line) is found by both.
+ * equality lookup per place an id the console shows is kept, each on its own index leading with
+ * tenant_id, only in the given tenants (`scope` and `term` are placeholders of the caller's
+ * statement). The orders list and the header's jump (jump-to-order.ts) both read this, so a kind
+ * added here (one branch) is found by both. Migration 20261205120000_search_ids made the indexes
+ * the older lookups lacked.
  */
 export function termHits(scope: string, term: string): string {
+  const order = (alias: string) => `JOIN orders o ON o.id = ${alias}.order_id AND o.tenant_id = ${alias}.tenant_id`;
   return `
-       SELECT o.*, 'orderNo' AS kind FROM orders o WHERE o.tenant_id = ANY(${scope}) AND o.order_no = ${term}
+       SELECT o.*, 'orderNo' AS kind FROM orders o WHERE o.tenant_id = ANY(${scope}) AND lower(o.order_no) = lower(${term})
        UNION ALL
        SELECT o.*, 'player' FROM orders o WHERE o.tenant_id = ANY(${scope}) AND o.player_id = ${term}
        UNION ALL
-       SELECT o.*, 'payment' FROM order_transitions t JOIN orders o ON o.id = t.order_id AND o.tenant_id = t.tenant_id
+       SELECT o.*, 'payment' FROM order_transitions t ${order("t")}
        WHERE t.tenant_id = ANY(${scope}) AND t.event = 'pay' AND t.biz_key = ${term}
        UNION ALL
-       SELECT o.*, 'refund' FROM payment_refunds r JOIN orders o ON o.id = r.order_id AND o.tenant_id = r.tenant_id
-       WHERE r.tenant_id = ANY(${scope}) AND r.refund_id = ${term}`;
+       SELECT o.*, CASE WHEN t.event = 'request-refund' THEN 'refund' ELSE 'receipt' END FROM order_transitions t ${order("t")}
+       WHERE t.tenant_id = ANY(${scope}) AND t.event IN (${REFUND_EVENTS}) AND t.biz_key = ${term}
+       UNION ALL
+       SELECT o.*, CASE WHEN e.event = 'pay' THEN 'payment' ELSE 'case' END FROM order_exceptions e ${order("e")}
+       WHERE e.tenant_id = ANY(${scope}) AND e.biz_key <> '' AND e.biz_key = ${term}
+       UNION ALL
+       SELECT o.*, 'refund' FROM payment_refunds r ${order("r")}
+       WHERE r.tenant_id = ANY(${scope}) AND r.refund_id = ${term}
+       UNION ALL
+       SELECT o.*, 'receipt' FROM payment_refunds r ${order("r")}
+       WHERE r.tenant_id = ANY(${scope}) AND r.channel_ref IS NOT NULL AND r.channel_ref = ${term}
+       UNION ALL
+       SELECT o.*, 'payment' FROM payment_refunds r ${order("r")}
+       WHERE r.tenant_id = ANY(${scope}) AND r.payment_txn = ${term}
+       UNION ALL
+       SELECT o.*, 'store' FROM store_purchases s ${order("s")}
+       WHERE s.tenant_id = ANY(${scope}) AND s.store IN (${STORE_NAMES}) AND s.transaction_id = ${term}
+       UNION ALL
+       SELECT o.*, 'store' FROM store_purchases s ${order("s")}
+       WHERE s.tenant_id = ANY(${scope}) AND s.store IN (${STORE_NAMES}) AND s.original_transaction_id = ${term}
+       UNION ALL
+       SELECT o.*, 'grant' FROM grants g ${order("g")}
+       WHERE g.tenant_id = ANY(${scope}) AND g.grant_id = ${term}`;
 }
 
 export interface Pair {

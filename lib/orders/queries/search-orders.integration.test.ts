@@ -99,7 +99,7 @@ beforeAll(async () => {
      SELECT t, o, 'pay', 'created', 'paid', k, 'channel:test', 'callback' FROM unnest($1::text[], $2::bigint[], $3::text[]) AS x(t, o, k)`,
     [paid.map((o) => o.tenantId), paid.map((o) => o.id), paid.map((o) => o.payKey)],
   );
-  // Only the pay transition's bizKey is a payment transaction id: a refund id must not match.
+  // Only the pay transition's bizKey is a payment transaction id: a refund id matches as a refund.
   const refunding = model.find((o) => o.tenantId === "alpha" && o.state === "refunding")!;
   await pool.query(
     `INSERT INTO order_transitions (tenant_id, order_id, event, from_state, to_state, biz_key, actor, source)
@@ -127,7 +127,7 @@ function expected(search: Omit<OrderSearch, "scope">, bounds: { from?: number; t
   const q = search.q?.trim();
   return model
     .filter((o) => SCOPE.includes(o.tenantId))
-    .filter((o) => !q || o.orderNo === q || o.playerId === q || o.payKey === q)
+    .filter((o) => !q || o.orderNo.toLowerCase() === q.toLowerCase() || o.playerId === q || o.payKey === q)
     .filter((o) => !search.tenantId || o.tenantId === search.tenantId)
     .filter((o) => !search.state || o.state === search.state)
     .filter((o) => bounds.from === undefined || o.createdAt.getTime() >= bounds.from)
@@ -183,12 +183,12 @@ describe("searchOrders: one search box, three lookups", () => {
     expect(page.rows.every((r) => r.matchedBy.join() === "player")).toBe(true);
   });
 
-  it("finds an order by its payment transaction id (the pay transition's bizKey) and no other bizKey", async () => {
+  it("finds an order by its payment transaction id (the pay transition's bizKey), and a refund's id as a refund", async () => {
     const want = await expectResults({ q: "TX000008" });
     expect(new Set(want)).toEqual(new Set(["alpha/NO000008", "beta/NO000008"]));
     const page = await searchOrders({ scope: SCOPE, q: "TX000008" });
     expect(page.rows.map((r) => r.matchedBy)).toEqual([["payment"], ["payment"]]);
-    expect((await searchOrders({ scope: SCOPE, q: "RF-NOT-A-PAYMENT" })).rows).toEqual([]);
+    expect((await searchOrders({ scope: SCOPE, q: "RF-NOT-A-PAYMENT" })).rows.map((r) => r.matchedBy)).toEqual([["refund"]]);
   });
 
   it("tries all three kinds for one term and says how each order matched", async () => {
@@ -400,10 +400,19 @@ function unlimitedScanBelow(node: PlanNode): boolean {
   return (node.Plans ?? []).some(unlimitedScanBelow);
 }
 
+/** One per place an id the console shows is kept (termHits), and the order's own row. */
 const SEARCH_INDEXES = new Set([
-  "orders_tenant_id_order_no_key",
+  "orders_tenant_id_lower_order_no_idx",
   "orders_tenant_id_player_id_created_at_idx",
   "order_transitions_pay_biz_key_idx",
+  "order_transitions_refund_biz_key_idx",
+  "order_exceptions_tenant_id_biz_key_idx",
+  "payment_refunds_tenant_id_refund_id_key",
+  "payment_refunds_tenant_id_channel_ref_idx",
+  "payment_refunds_tenant_id_payment_txn_idx",
+  "store_purchases_pkey",
+  "store_purchases_tenant_id_store_original_transaction_id_idx",
+  "grants_tenant_id_grant_id_idx",
   "orders_pkey",
 ]);
 const BROWSE_INDEXES = new Set(["orders_tenant_id_state_created_at_id_idx", "orders_tenant_id_state_state_at_idx"]);
@@ -442,10 +451,10 @@ describe("searchOrders: every statement reads through an index", () => {
     }
   });
 
-  it("a search term is three index lookups: order no, player id, pay bizKey", async () => {
+  it("a search term is index lookups: order no in any case, player id, pay bizKey, refund bizKeys", async () => {
     const plans = await plansOf(() => searchOrders({ scope: SCOPE, q: "MULTI-1" }));
     const used = new Set(plans.flatMap((p) => scansOf(p.plan).flatMap(indexesOf)));
-    for (const index of ["orders_tenant_id_order_no_key", "orders_tenant_id_player_id_created_at_idx", "order_transitions_pay_biz_key_idx"]) {
+    for (const index of ["orders_tenant_id_lower_order_no_idx", "orders_tenant_id_player_id_created_at_idx", "order_transitions_pay_biz_key_idx", "order_transitions_refund_biz_key_idx"]) {
       expect(used).toContain(index);
     }
   });

@@ -8,14 +8,13 @@ import { dwellThresholds, isStuck } from "@/lib/orders/stuck";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import { browse, countBrowse, searchByTerm, type Filter, type Pair, type RawRow } from "./search-orders-statements";
 
-// The orders page: find orders by what a player or a channel tells support (order no, player id,
-// payment transaction id, channel refund id), or browse them by product, state, created date and "stuck".
+// The orders page: find orders by any id the console shows (order no in any letter case, player
+// id, each payment's transaction id, refund ids and receipts, channel references, store transaction
+// and order ids, grant ids, a case's key), or browse them by product, state, created date and "stuck".
 //
 // Every statement (search-orders-statements.ts) is a set of index range scans, never a scan of the table:
-// - a search term is tried as every kind at once, each an equality lookup on its own index
-//   (orders (tenant_id, order_no), orders (tenant_id, player_id, created_at), the pay
-//   transition's partial index order_transitions (tenant_id, biz_key) WHERE event = 'pay', and
-//   payment_refunds (tenant_id, refund_id)); the few hits are then filtered;
+// - a search term is tried as every kind at once, each an equality lookup on its own index leading
+//   with tenant_id (termHits lists them); the few hits are then filtered;
 // - browsing walks one (tenant, state) range at a time — a LATERAL subquery per pair, each reading
 //   at most one page in index order — and merges them. With no state filter that is 7 short scans
 //   per product rather than one scan over every state.
@@ -26,8 +25,15 @@ export const PAGE_SIZE = 50;
 /** Totals are exact up to here; past it the planner's estimate is shown, labelled as such. */
 export const EXACT_COUNT_LIMIT = 10_000;
 
-/** `refund`: a channel refund's id (payment_refunds.refund_id, the number the channel knows it by). */
-export type MatchKind = "orderNo" | "player" | "payment" | "refund";
+/**
+ * How a term matched. `payment`: a payment's transaction id (the accepted pay, a payment the ledger
+ * could not apply and its case, the payment a channel refund refunds); `refund`: a refund's id (ours,
+ * sent to the channel, or request-refund's key); `receipt`: the channel's or store's receipt for a
+ * refund (confirm-, reject-, reverse-refund's key, a channel refund's reference); `store`: an App
+ * Store transaction id or original transaction id, a Google Play order id or purchase token;
+ * `grant`: a grant id; `case`: another case's key.
+ */
+export type MatchKind = "orderNo" | "player" | "payment" | "refund" | "receipt" | "store" | "grant" | "case";
 
 export interface OrderCursor {
   /** created_at in UTC with microseconds: a JavaScript Date would round it, and skip or repeat rows. */
@@ -38,7 +44,7 @@ export interface OrderCursor {
 export interface OrderSearch {
   /** The tenants the caller may see (staff.tenantIds). Nothing outside them is ever read. */
   readonly scope: readonly string[];
-  /** Exact order no, player id, payment transaction id or channel refund id. */
+  /** Exactly an id the console shows (an order no in any letter case): see MatchKind. */
   readonly q?: string;
   readonly tenantId?: string;
   readonly state?: OrderState;

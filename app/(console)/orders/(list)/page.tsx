@@ -128,7 +128,7 @@ export default async function OrdersPage({ searchParams }: Props) {
   const views = await getTranslations("views");
 
   return (
-    <main className="space-y-6">
+    <div className="space-y-6">
       <div>
         {view ? (
           <>
@@ -171,9 +171,9 @@ export default async function OrdersPage({ searchParams }: Props) {
         {tenants.length === 0 ? (
           <p className="rounded border border-dashed border-slate-300 p-6 text-slate-600">{t("noScope")}</p>
         ) : result.rows.length === 0 ? (
+          // The heading above already says that nothing matches: the box says only what to do next.
           <div className="rounded border border-dashed border-slate-300 p-6 text-slate-600" data-testid="orders-empty">
-            <p className="font-medium">{firstPage ? t("empty.title") : t("empty.page")}</p>
-            {firstPage ? <p className="mt-1 text-sm">{searching ? t("empty.searchHint") : t("empty.filterHint")}</p> : null}
+            <p className="text-sm">{firstPage ? (searching ? t("empty.searchHint") : t("empty.filterHint")) : t("empty.page")}</p>
           </div>
         ) : (
           <OrdersTable rows={result.rows} tenants={tenants} />
@@ -196,7 +196,7 @@ export default async function OrdersPage({ searchParams }: Props) {
           ) : null}
         </nav>
       </section>
-    </main>
+    </div>
   );
 }
 

@@ -1,18 +1,24 @@
 import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
 import { API_KEYS_ENV } from "@/lib/stores/apple/server-api-keys";
-import { notSentReason } from "@/lib/stores/reviews/not-sent";
+import type { ReviewProblem, ReviewState } from "@/lib/stores/reviews/review-state";
 
 /**
- * Why the answer has not reached the store, in the reader's language; an error that is not ours to
- * word (what Apple or the network said) is shown as recorded, so nothing is hidden.
+ * Why the answer has not reached the store, in the reader's language, and what to do about it; an
+ * error that is not ours to word (what Apple or the network said) is shown as recorded, so nothing
+ * is hidden. `state` is reviewState's: a retry on its way is news, an answer that cannot go out is
+ * an error with the way out.
  */
-export function ReviewLastError({ error }: { error: string }) {
+export function ReviewProblemNotice({ problem, state }: { problem: ReviewProblem; state: Pick<ReviewState, "status" | "answerable"> }) {
   const t = useTranslations("refundReviews.review");
-  const reason = notSentReason(error);
+  const said =
+    problem.kind === "store-error"
+      ? t(state.status === "retrying" ? "retrying" : "lastError", { error: problem.error })
+      : t(`notSent.${problem.kind}`, { env: API_KEYS_ENV, field: problem.kind === "key-invalid" ? problem.field : "" });
   return (
-    <Alert tone="error">
-      {reason ? t(`notSent.${reason.kind}`, { env: API_KEYS_ENV, field: reason.kind === "key-invalid" ? reason.field : "" }) : t("lastError", { error })}
+    <Alert tone={state.status === "retrying" ? "warning" : "error"}>
+      <span data-testid="review-problem">{said}</span>
+      {state.status === "not-sent" && state.answerable ? <span className="block">{t("sendAgain")}</span> : null}
     </Alert>
   );
 }

@@ -10,7 +10,7 @@ import { appStoreAuthorization, describeAuthorizationProblem } from "@/lib/store
 import { serverApiTokens } from "@/lib/stores/apple/server-api-token";
 import type { ReviewAnswerMessage } from "@/lib/stores/reviews/model";
 import { PAST_DEADLINE } from "@/lib/stores/reviews/model";
-import { answerOf, settleReviewAnswers } from "@/lib/stores/reviews/settle-answers";
+import { answerOf, answerRetryInMs, settleReviewAnswers } from "@/lib/stores/reviews/settle-answers";
 import { leasedCallSettings, MAX_CALL_ATTEMPTS, retryAfterFailure, type LeasedCallOptions } from "./leased-call";
 import { NO_WEBHOOK } from "./no-webhook";
 import { runConcurrently } from "./run-concurrently";
@@ -173,7 +173,9 @@ export async function relayOutbox(options: LeasedCallOptions = {}): Promise<Rela
       settlements.push({ ...about(message), status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil });
       return;
     }
-    const retryInMs = retryAfterFailure(message.attempts, settings);
+    // An answer also ends when it cannot succeed before its deadline (settle-answers.ts says why).
+    const backoff = retryAfterFailure(message.attempts, settings);
+    const retryInMs = answer ? answerRetryInMs(answer, sent.error, backoff, options.now ?? new Date()) : backoff;
     settlements.push({ ...about(message), status: retryInMs === null ? "dead" : "pending", tried: 1, error: sent.error, retryInMs, leaseUntil: message.leaseUntil });
     if (retryInMs === null) log.warn({ messageId: message.id, tenantId: message.tenantId, attempts: message.attempts + 1, error: sent.error }, "webhook message is dead");
   });

@@ -22,7 +22,8 @@ const dueRow = z.object({ id: z.number(), tenantId: z.string(), orderId: z.numbe
  * expired (an answer in the outbox is expired by the relay, which never sends it late). For tenants
  * that opted in (tenant_settings.refund_review_auto_send), open reviews with less than an hour left
  * are answered from the ledger as the system, through the same send as an agent's — its row lock
- * makes a worker racing an agent, or another worker, one answer.
+ * makes a worker racing an agent, or another worker, one answer. Only the App Store's: Google Play
+ * takes no answer through an API.
  */
 export async function runRefundReviews(options: { readonly pool?: pg.Pool; readonly now?: Date } = {}): Promise<RefundReviewReport> {
   const pool = options.pool ?? getPool();
@@ -45,7 +46,7 @@ export async function runRefundReviews(options: { readonly pool?: pg.Pool; reado
     pool,
     z.object({ id: z.number() }),
     `SELECT r.id::int AS id FROM refund_reviews r JOIN tenant_settings s ON s.tenant_id = r.tenant_id
-     WHERE s.refund_review_auto_send AND r.status = 'open' AND r.deadline_at > $1 AND r.deadline_at <= $2
+     WHERE s.refund_review_auto_send AND r.store = 'appstore' AND r.status = 'open' AND r.deadline_at > $1 AND r.deadline_at <= $2
      ORDER BY r.deadline_at LIMIT $3`,
     [now, new Date(now.getTime() + AUTO_SEND_LEAD_MS), BATCH],
   );

@@ -24,7 +24,7 @@ export default async function RefundReviewsPage() {
   const staff = await requireStaff("orders:view");
   const [reviews, t] = await Promise.all([listRefundReviews(staff.tenantIds), getTranslations("refundReviews")]);
   return (
-    <main className="space-y-4">
+    <div className="space-y-4">
       <header>
         <h1 className="text-2xl font-semibold">{t("title")}</h1>
         <p className="max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
@@ -47,6 +47,7 @@ export default async function RefundReviewsPage() {
                     {t(`stores.${r.store}`)}
                   </Link>
                   <div className="break-all font-mono text-xs text-slate-500">{r.transactionId}</div>
+                  {r.store === "googleplay" && r.state.awaiting ? <div className="text-xs text-slate-600">{t("googleHint")}</div> : null}
                 </td>
                 <td className="p-3">
                   {r.orderNo ? (
@@ -68,10 +69,10 @@ export default async function RefundReviewsPage() {
                   )}
                 </td>
                 <td className="whitespace-nowrap p-3">
-                  <TimeLeft status={r.status} secondsLeft={r.secondsLeft} />
+                  <TimeLeft state={r.state} secondsLeft={r.secondsLeft} />
                 </td>
                 <td className="p-3">
-                  <ReviewStatusBadge status={r.status} />
+                  <ReviewStatusBadge status={r.state.status} />
                 </td>
                 <td className="p-3 text-xs text-slate-700">
                   <Time value={r.requestedAt} />
@@ -81,6 +82,6 @@ export default async function RefundReviewsPage() {
           </tbody>
         </Table>
       )}
-    </main>
+    </div>
   );
 }

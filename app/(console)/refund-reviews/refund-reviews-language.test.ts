@@ -10,11 +10,13 @@ import type { Locale } from "@/lib/i18n/locales";
 import { describeAuthorizationProblem, type AuthorizationProblem } from "@/lib/stores/apple/server-api-authorization";
 import { API_KEYS_ENV } from "@/lib/stores/apple/server-api-keys";
 import { prefillAppleAnswer, type AppleConsumptionAnswer, type Bucket } from "@/lib/stores/reviews/apple-answer";
-import { PAST_DEADLINE, REVIEW_STATUSES } from "@/lib/stores/reviews/model";
+import { PAST_DEADLINE } from "@/lib/stores/reviews/model";
+import { notSentReason } from "@/lib/stores/reviews/not-sent";
+import { SHOWN_STATUSES, type ShownStatus } from "@/lib/stores/reviews/review-state";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
 import { AnswerTable } from "@/components/refund-reviews/answer-table";
-import { ReviewLastError } from "@/components/refund-reviews/review-last-error";
+import { ReviewProblemNotice } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 
 function render(locale: Locale, node: ReactNode): string {
@@ -63,12 +65,13 @@ describe("refund review words", () => {
   it("in Chinese, the answer's meanings, every status and the time left have no English outside data", () => {
     const html = [
       ...ANSWERS.map((answer) => render("zh", h(AnswerTable, { answer, caption: "答复", testId: "t" }))),
-      ...REVIEW_STATUSES.map((status) => render("zh", h(ReviewStatusBadge, { status }))),
-      render("zh", h(TimeLeft, { status: "open", secondsLeft: 5_400 })),
-      render("zh", h(TimeLeft, { status: "open", secondsLeft: -120 })),
+      ...SHOWN_STATUSES.map((status) => render("zh", h(ReviewStatusBadge, { status }))),
+      render("zh", h(TimeLeft, { state: { awaiting: true, nearDeadline: false }, secondsLeft: 5_400 * 3 })),
+      render("zh", h(TimeLeft, { state: { awaiting: true, nearDeadline: true }, secondsLeft: 1_800 })),
     ].join(" ");
     expect(html).toContain("已发放且正常可用");
-    expect(html).toContain("已超时 2 分钟");
+    expect(html).toContain("剩余 30 分钟");
+    expect(html).toContain("未发送");
     // Currency codes and "SKU"-like acronyms are kept in Chinese UIs; nothing else Latin may remain.
     expect(words(html).replace(/\b[A-Z]{2,5}\b/g, " ")).not.toMatch(/[A-Za-z]{2,}/);
   });
@@ -81,14 +84,14 @@ describe("refund review words", () => {
       { kind: "key-unusable" },
     ];
     const stored = KEY_PROBLEMS.map(describeAuthorizationProblem);
-    const said = (locale: Locale, error: string) =>
-      render(locale, h(ReviewLastError, { error }))
+    const said = (locale: Locale, error: string, status: ShownStatus = "not-sent", answerable = false) =>
+      render(locale, h(ReviewProblemNotice, { problem: notSentReason(error) ?? { kind: "store-error", error }, state: { status, answerable } }))
         .replace(/<[^>]*>/g, "")
         .replace(/&#x27;/g, "'");
 
     it("words the App Store key problems in English", () => {
       expect(stored.map((error) => said("en", error))).toEqual([
-        `Not sent: this product has no App Store Server API key (${API_KEYS_ENV}).`,
+        `Not sent: this product has no App Store Server API key (${API_KEYS_ENV}). Set it for the worker and restart the worker.`,
         `Not sent: this product's App Store Server API key in ${API_KEYS_ENV} is invalid (privateKeyPath); the worker's log says why.`,
         "Not sent: this product is not connected to the App Store — set its bundle id in Settings → App Store.",
         `Not sent: this product's App Store Server API private key could not sign a token (${API_KEYS_ENV}).`,
@@ -114,6 +117,17 @@ describe("refund review words", () => {
     it("shows any other error as recorded, in either language", () => {
       expect(said("en", "HTTP 401: refused")).toContain("The store did not take it: HTTP 401: refused");
       expect(said("zh", "HTTP 401: refused")).toContain("商店未接受：HTTP 401: refused");
+    });
+
+    it("says what to do when the answer can be sent again, and that a retry is on its way when it is", () => {
+      const reason = stored[0]!;
+      expect(said("en", reason, "not-sent", true)).toContain("send the answer again below, before the deadline");
+      expect(said("zh", reason, "not-sent", true)).toContain("请在截止前用下方表单重新发送答复");
+      expect(said("en", reason, "not-sent", false)).not.toContain("send the answer again");
+      expect(said("en", "HTTP 503: unavailable", "retrying")).toBe(
+        "Not delivered yet: the store did not take the last attempt (HTTP 503: unavailable). The worker tries again before the deadline.",
+      );
+      expect(said("zh", "HTTP 503: unavailable", "retrying")).toContain("尚未送达");
     });
   });
 });

@@ -6,13 +6,20 @@ import type { StoreName } from "@/lib/stores/model";
 
 /**
  * refund_reviews.status (the migration's CHECK says the same). `sending`: the answer is in the
- * outbox; `sent`: the store took it; `failed`: the store refused it or could not be reached (it may
- * be sent again before the deadline); `expired`: the deadline passed with no answer delivered.
+ * outbox; `sent`: the store took it; `failed`: the store refused it, could not be reached, or could
+ * not be called for want of a working key (it may be sent again before the deadline); `expired`: the
+ * deadline passed with no answer delivered. What a person reads is derived from these (review-state.ts).
  */
 export const REVIEW_STATUSES = ["open", "sending", "sent", "failed", "expired"] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
-/** How long a store listens after it asked. Apple documents 12 hours; Google's we take as 24. */
+/**
+ * How long a store listens after it asked. Apple documents 12 hours; Google's we take as 24.
+ * Only Apple asks questions an API can answer (Send Consumption Information). Google Play has no such
+ * call: it decides the player's request itself, and what the product can still do before the
+ * deadline is in the Play Console (refund the order there); its decision reaches the ledger as a
+ * voided purchase. So a Google review has a deadline and no answer to send from the console.
+ */
 export const REVIEW_DEADLINE_MS: Readonly<Record<StoreName, number>> = { appstore: CONSUMPTION_DEADLINE_MS, googleplay: 24 * 3_600_000 };
 
 /** The outbox topic of an answer on its way to the store. */

@@ -6,7 +6,7 @@ import { sendRefundReviewAnswer } from "@/app/(console)/refund-reviews/actions/s
 import { updateRefundReviews } from "@/app/(console)/settings/actions/update-refund-reviews";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
-import { MAX_DELIVERY_ATTEMPTS, relayOutbox } from "@/lib/jobs/outbox-relay";
+import { relayOutbox } from "@/lib/jobs/outbox-relay";
 import { runRefundReviews } from "@/lib/jobs/refund-reviews";
 import { startReceiver, type ReceivedRequest, type Receiver } from "@/lib/jobs/test-receiver";
 import { one } from "@/lib/db/sql";
@@ -22,6 +22,8 @@ import { signInAs, signOut } from "@/lib/test/session";
 import { BUNDLE_ID, connectedTenant, deliveredStoreOrder, postAppleNotification } from "@/lib/test/store-orders";
 import { listRefundReviews } from "./list-reviews";
 import { PAST_DEADLINE } from "./model";
+import { reviewsNearDeadline } from "./near-deadline";
+import { NEAR_DEADLINE_MS } from "./review-state";
 import { sendReviewAnswer } from "./send-answer";
 
 // Refund reviews end to end (issue 16, item 5): Apple's CONSUMPTION_REQUEST, signed by a test App
@@ -39,6 +41,8 @@ const ELSEWHERE = "reviews-elsewhere";
 const NO_KEY = "reviews-no-key";
 /** Configured with a key Apple does not know (revoked, or another team's). */
 const UNKNOWN_KEY = "reviews-unknown-key";
+/** Only for the overview's count of reviews near their deadline. */
+const NEAR = "reviews-near";
 const TOKEN = "7e3fb20b-4cdb-47cc-936d-99d65f608138";
 let apple: TestAppleChain;
 let fakeApple: Receiver;
@@ -88,7 +92,7 @@ beforeAll(async () => {
     [ELSEWHERE]: configured,
     [UNKNOWN_KEY]: { issuerId: ISSUER, keyId: strangerKey.keyId, privateKey: strangerKey.pem },
   });
-  await Promise.all([HOME, OPTED_IN, ELSEWHERE, NO_KEY, UNKNOWN_KEY].map((tenant) => connectedTenant(tenant)));
+  await Promise.all([HOME, OPTED_IN, ELSEWHERE, NO_KEY, UNKNOWN_KEY, NEAR].map((tenant) => connectedTenant(tenant)));
   const [settings] = await listTenantSettings([OPTED_IN]);
   await updateTenantSettings(OPTED_IN, settings!.updatedAt, { field: "refund_review_auto_send", value: true }, "staff:manager@example.com");
 });
@@ -361,40 +365,95 @@ describe("the App Store Server API token", () => {
     );
 
   it("a tenant whose key Apple does not know is refused (401): the review shows it and the answer is tried again", async () => {
-    const { transactionId, requestId, messageId } = await queuedAnswer(UNKNOWN_KEY);
+    const { transactionId, requestId, review, messageId } = await queuedAnswer(UNKNOWN_KEY);
     const received = fakeApple.requests.length;
     await relayOutbox({ random: () => 0 });
     expect(fakeApple.requests.slice(received).filter((r) => r.path.endsWith(transactionId))).toHaveLength(1);
     expect(await messageOf(messageId)).toMatchObject({ status: "pending", attempts: 1, lastError: "HTTP 401: refused" });
     expect(await reviewOf(requestId)).toMatchObject({ status: "sending", lastError: "HTTP 401: refused" });
+    expect((await listRefundReviews([UNKNOWN_KEY])).find((r) => r.id === Number(review.id))?.state).toMatchObject({
+      status: "retrying",
+      problem: { kind: "store-error", error: "HTTP 401: refused" },
+    });
   });
 
-  it("with no key configured nothing is sent: each attempt fails with the reason, the backoff spaces them, and the attempt limit ends the answer failed", async () => {
+  it("with no key configured nothing is sent: the first attempt settles the answer not sent, with the reason; once the key is set it is sent again and delivered", async () => {
     const { transactionId, requestId, review, messageId } = await queuedAnswer(NO_KEY);
     const reason = "App Store Server API key not configured for this tenant (APPLE_STORE_API_KEYS)";
     const received = fakeApple.requests.length;
 
     await relayOutbox({ random: () => 0 });
-    const first = await messageOf(messageId);
-    expect(first).toMatchObject({ status: "pending", attempts: 1, lastError: reason });
-    // The agent sees why on the review page while the relay keeps trying.
-    expect(await reviewOf(requestId)).toMatchObject({ status: "sending", lastError: reason });
-    // Not due again at once: a retry follows the relay's backoff, like any failed attempt.
-    expect(first.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
-    expect((await relayOutbox({ random: () => 0 })).claimed).toBe(0);
-
-    let attempts = 1;
-    for (let due = first; due.status === "pending"; due = await messageOf(messageId)) {
-      expect(due.nextAttemptAt.getTime()).toBeLessThan(review.deadlineAt.getTime());
-      // (+1 ms: the database keeps microseconds, a Date only milliseconds.)
-      await relayOutbox({ now: new Date(due.nextAttemptAt.getTime() + 1), random: () => 0 });
-      attempts++;
-      if (attempts > MAX_DELIVERY_ATTEMPTS + 1) throw new Error("retried past the attempt limit");
-    }
-    expect(attempts).toBe(MAX_DELIVERY_ATTEMPTS);
-    expect(await messageOf(messageId)).toMatchObject({ status: "dead", attempts: MAX_DELIVERY_ATTEMPTS, lastError: reason });
+    // No retry can succeed until someone configures the key: the answer ends at once, not "sending" for hours.
+    expect(await messageOf(messageId)).toMatchObject({ status: "dead", attempts: 1, lastError: reason });
     expect(await reviewOf(requestId)).toMatchObject({ status: "failed", lastError: reason });
     expect(await factsOf("refund-review.failed", review.id)).toMatchObject([{ actor: "system:outbox-relay", detail: { error: reason } }]);
     expect(fakeApple.requests.slice(received).filter((r) => r.path.endsWith(transactionId))).toEqual([]);
+    // One status, as the list shows it: not sent, why, and that it may be sent again.
+    const listed = (await listRefundReviews([NO_KEY])).find((r) => r.id === Number(review.id));
+    expect(listed?.state).toMatchObject({ status: "not-sent", problem: { kind: "key-not-configured" }, awaiting: true, answerable: true });
+
+    const keys = process.env.APPLE_STORE_API_KEYS!;
+    process.env.APPLE_STORE_API_KEYS = JSON.stringify({ ...JSON.parse(keys), [NO_KEY]: { issuerId: ISSUER, keyId: appKey.keyId, privateKey: appKey.pem } });
+    try {
+      expect((await sendReviewAnswer({ reviewId: Number(review.id), actor: "staff:agent@example.com", customerConsented: true })).result).toBe("queued");
+      await relayOutbox({ random: () => 0 });
+    } finally {
+      process.env.APPLE_STORE_API_KEYS = keys;
+    }
+    expect(fakeApple.requests.slice(received).filter((r) => r.path.endsWith(transactionId))).toHaveLength(1);
+    expect(await reviewOf(requestId)).toMatchObject({ status: "sent", lastError: null });
+    expect((await listRefundReviews([NO_KEY])).find((r) => r.id === Number(review.id))?.state).toMatchObject({ status: "sent", problem: null, awaiting: false });
+  });
+
+  it("a failed attempt whose retry would come at or after the deadline ends the answer not sent, instead of 'sending' until the store stopped listening", async () => {
+    const { transactionId, requestId, review, messageId } = await queuedAnswer(UNKNOWN_KEY);
+    const received = fakeApple.requests.length;
+    // Half a second before the deadline; the first retry (random 0) would come a second later.
+    await relayOutbox({ now: new Date(review.deadlineAt.getTime() - 500), random: () => 0 });
+    expect(fakeApple.requests.slice(received).filter((r) => r.path.endsWith(transactionId))).toHaveLength(1);
+    expect(await messageOf(messageId)).toMatchObject({ status: "dead", attempts: 1, lastError: "HTTP 401: refused" });
+    expect(await reviewOf(requestId)).toMatchObject({ status: "failed", lastError: "HTTP 401: refused" });
+    // And once the deadline passes, the worker's clock makes it expired.
+    expect((await runRefundReviews({ now: new Date(review.deadlineAt.getTime() + 1) })).expired).toBeGreaterThanOrEqual(1);
+    expect(await reviewOf(requestId)).toMatchObject({ status: "expired" });
+  });
+});
+
+describe("the overview's deadline warning", () => {
+  const insertReview = (tenant: string, store: "appstore" | "googleplay", leftMs: number, status = "open") =>
+    getPool().query(
+      `INSERT INTO refund_reviews (tenant_id, store, request_id, transaction_id, requested_at, deadline_at, status)
+       VALUES ($1, $2, $3, $4, now() - interval '1 hour', now() + $5 * interval '1 millisecond', $6) RETURNING id::int AS id`,
+      [tenant, store, randomUUID(), txn(), leftMs, status],
+    );
+
+  it("counts reviews of any store with less than NEAR_DEADLINE_MS left and nothing delivered, in the caller's products only", async () => {
+    await insertReview(NEAR, "googleplay", 39 * 60_000);
+    await insertReview(NEAR, "appstore", 2 * HOUR);
+    await insertReview(NEAR, "appstore", 2 * HOUR, "failed");
+    await insertReview(NEAR, "appstore", HOUR, "sending");
+    // Not counted: delivered, beyond the window, past the deadline, and another product's.
+    await insertReview(NEAR, "appstore", HOUR, "sent");
+    await insertReview(NEAR, "googleplay", NEAR_DEADLINE_MS + HOUR);
+    await insertReview(NEAR, "appstore", -60_000);
+    await insertReview(ELSEWHERE, "googleplay", 30 * 60_000);
+
+    const near = await reviewsNearDeadline([NEAR]);
+    expect(near).toMatchObject({ count: 4, more: false });
+    expect(near.soonest!.getTime()).toBeGreaterThan(Date.now() + 38 * 60_000);
+    expect(near.soonest!.getTime()).toBeLessThan(Date.now() + 40 * 60_000);
+    expect(near.soonestSecondsLeft).toBeGreaterThan(38 * 60);
+    expect(await reviewsNearDeadline([])).toEqual({ count: 0, more: false, soonest: null, soonestSecondsLeft: null });
+  });
+
+  it("a Google Play review takes no answer from the console, with or without consent, and the worker does not try", async () => {
+    const { rows } = await insertReview(OPTED_IN, "googleplay", 30 * 60_000);
+    const id = rows[0].id as number;
+    expect(await sendReviewAnswer({ reviewId: id, actor: "staff:agent@example.com", customerConsented: false })).toEqual({ result: "store-not-supported" });
+    const before = (await outboxFor(OPTED_IN)).length;
+    await runRefundReviews();
+    expect(await outboxFor(OPTED_IN)).toHaveLength(before);
+    const listed = (await listRefundReviews([OPTED_IN])).find((r) => r.id === id);
+    expect(listed?.state).toMatchObject({ status: "open", awaiting: true, nearDeadline: true, answerable: false });
   });
 });

@@ -26,7 +26,7 @@ export type SendAnswerResult =
   /** The deadline has passed: nothing is sent, and the review is expired. */
   | { readonly result: "expired" }
   | { readonly result: "consent-missing" }
-  /** Only Apple's answers are built so far; a Google review waits for its store's side (issue 16, item 3). */
+  /** Google Play takes no answer through an API: its review is decided in the Play Console (model.ts). */
   | { readonly result: "store-not-supported" };
 
 
@@ -49,8 +49,8 @@ export function sendReviewAnswer(input: SendAnswerInput): Promise<SendAnswerResu
         return { result: "expired" };
       }
       if (check === "answered") return { result: "answered", status: review.status };
-      if (!input.customerConsented) return { result: "consent-missing" };
       if (review.store !== "appstore") return { result: "store-not-supported" };
+      if (!input.customerConsented) return { result: "consent-missing" };
 
       const prefilled = prefillAppleAnswer(await reviewFacts(tx.client, review), true);
       const answer: AppleConsumptionAnswer = { ...prefilled, refundPreference: input.refundPreference ?? prefilled.refundPreference };

@@ -4,6 +4,7 @@ import { audit } from "@/lib/audit/record";
 import { rows } from "@/lib/db/sql";
 import type { PrismaTransaction } from "@/lib/db/transaction";
 import { PAST_DEADLINE, REVIEW_ANSWER_TOPIC, type ReviewAnswerMessage } from "./model";
+import { notSentReason } from "./not-sent";
 
 /** An answer message the relay settled: delivered, dead (failed for good, or held back past the deadline), or to be tried again. */
 export interface SettledAnswer {
@@ -17,6 +18,18 @@ export interface SettledAnswer {
 /** The review an outbox message answers, when it is an answer. */
 export function answerOf(topic: string, payload: unknown): ReviewAnswerMessage | null {
   return topic === REVIEW_ANSWER_TOPIC ? (payload as ReviewAnswerMessage) : null;
+}
+
+/**
+ * When to try a failed answer again, given the relay's usual backoff (`retryInMs`, null at the
+ * attempt limit); null ends it now, and its review is `failed` with the reason, for a person to act
+ * on. A key problem (no key, a broken one, no bundle id) ends it at once: no retry can succeed until
+ * someone fixes the configuration, and the review would otherwise say "sending" for hours. A retry
+ * that would come at or after the deadline ends it too: the relay would only hold it back then.
+ */
+export function answerRetryInMs(answer: ReviewAnswerMessage, error: string, retryInMs: number | null, now: Date): number | null {
+  if (retryInMs === null || notSentReason(error)) return null;
+  return now.getTime() + retryInMs >= Date.parse(answer.deadlineAt) ? null : retryInMs;
 }
 
 const reviewRow = z.object({ id: z.number(), orderId: z.number().nullable(), store: z.string(), transactionId: z.string(), status: z.string() });

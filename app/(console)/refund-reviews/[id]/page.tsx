@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { orderHref } from "@/components/orders/orders-table";
 import { AnswerTable } from "@/components/refund-reviews/answer-table";
-import { ReviewLastError } from "@/components/refund-reviews/review-last-error";
+import { ReviewProblemNotice } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
 import { Table } from "@/components/ui/table";
@@ -16,8 +16,8 @@ import { getPool } from "@/lib/db/pool";
 import { formatMoney } from "@/lib/format";
 import { prefillAppleAnswer, type AppleConsumptionAnswer } from "@/lib/stores/reviews/apple-answer";
 import { findReview } from "@/lib/stores/reviews/find-review";
-import { sendCheck } from "@/lib/stores/reviews/model";
 import { reviewFacts } from "@/lib/stores/reviews/review-facts";
+import { reviewState } from "@/lib/stores/reviews/review-state";
 
 export const dynamic = "force-dynamic";
 
@@ -40,12 +40,19 @@ export default async function RefundReviewPage({ params }: Props) {
   if (!review) notFound();
   const [facts, t, locale] = await Promise.all([reviewFacts(getPool(), review), getTranslations("refundReviews"), getLocale()]);
   const now = new Date();
+  // One measurement for the time left and the deadline's "in …" beside it (<Time secondsAgo>).
+  const secondsLeft = Math.floor((review.deadlineAt.getTime() - now.getTime()) / 1000);
   const prefilled = prefillAppleAnswer(facts, false);
-  const sent = review.answer as AppleConsumptionAnswer | null;
-  const mayAnswer = review.store === "appstore" && sendCheck(review, now) === "ok" && can(staff.role, "orders:event");
+  // What the review is now, derived once (review-state.ts): the badge, the notice and the form all follow it.
+  const state = reviewState(review, now);
+  const queued = review.answer as AppleConsumptionAnswer | null;
+  const mayAnswer = state.answerable && can(staff.role, "orders:event");
+  // Which answer the section is about, as the status says: the one the store took, the one on its
+  // way, none that got there, or — while none was sent — the ledger's, prefilled.
+  const heading = ({ open: "prefilled", sending: "queued", retrying: "queued", sent: "sent", "not-sent": "notDelivered", expired: "notDelivered" } as const)[state.status];
 
   return (
-    <main className="space-y-6">
+    <div className="space-y-6">
       <header className="rounded-lg border border-slate-200 bg-white p-5">
         <p className="text-sm text-slate-500">
           <Link href="/refund-reviews" className="underline-offset-2 hover:underline">
@@ -56,13 +63,13 @@ export default async function RefundReviewPage({ params }: Props) {
         <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-slate-500">{t("columns.status")}</dt>
           <dd data-testid="review-status">
-            <ReviewStatusBadge status={review.status} />
+            <ReviewStatusBadge status={state.status} />
           </dd>
           <dt className="text-slate-500">{t("columns.timeLeft")}</dt>
           <dd>
-            <TimeLeft status={review.status} secondsLeft={Math.floor((review.deadlineAt.getTime() - now.getTime()) / 1000)} />
+            <TimeLeft state={state} secondsLeft={secondsLeft} />
             <div className="text-xs text-slate-500">
-              {t("review.deadline")} <Time value={review.deadlineAt} />
+              {t("review.deadline")} <Time value={review.deadlineAt} secondsAgo={-secondsLeft} />
             </div>
           </dd>
           <dt className="text-slate-500">{t("columns.order")}</dt>
@@ -121,23 +128,42 @@ export default async function RefundReviewPage({ params }: Props) {
         </ul>
       </section>
 
-      <section aria-labelledby="review-answer-heading" className="space-y-2">
-        <h2 id="review-answer-heading" className="font-semibold">
-          {sent ? t("review.sentAnswer") : t("review.prefilled")}
-        </h2>
-        {sent ? (
-          <p className="text-sm text-slate-600">
-            {t("review.sentBy", { actor: review.answeredBy ?? "" })} {review.answeredAt ? <Time value={review.answeredAt} /> : null}
-            <span className="block break-all font-mono text-xs">{review.answerUrl}</span>
-          </p>
-        ) : (
-          <p className="max-w-3xl text-sm text-slate-600">{t("review.prefilledHint")}</p>
-        )}
-        {review.lastError ? <ReviewLastError error={review.lastError} /> : null}
-        <AnswerTable answer={sent ?? prefilled} caption={sent ? t("review.sentAnswer") : t("review.prefilled")} testId="review-answer" />
-      </section>
-
-      {mayAnswer ? <SendAnswerForm reviewId={review.id} refundPreference={prefilled.refundPreference} /> : null}
-    </main>
+      {review.store === "googleplay" ? (
+        <section aria-labelledby="review-answer-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-5" data-testid="review-google">
+          <h2 id="review-answer-heading" className="font-semibold">
+            {t("google.heading")}
+          </h2>
+          <p className="max-w-3xl text-sm text-slate-700">{t("google.what")}</p>
+          <p className="max-w-3xl text-sm text-slate-700">{t(state.awaiting ? "google.todo" : "google.done")}</p>
+        </section>
+      ) : (
+        <section aria-labelledby="review-answer-heading" className="space-y-2">
+          <h2 id="review-answer-heading" className="font-semibold">
+            {t(`review.answerHeading.${heading}`)}
+          </h2>
+          {queued && review.answeredBy ? (
+            <p className="text-sm text-slate-600" data-testid="review-answered-by">
+              {t(state.status === "sent" ? "review.sentBy" : "review.queuedBy", { actor: review.answeredBy })}{" "}
+              {review.answeredAt ? <Time value={review.answeredAt} /> : null}
+              <span className="block break-all font-mono text-xs">{review.answerUrl}</span>
+            </p>
+          ) : null}
+          {state.problem ? <ReviewProblemNotice problem={state.problem} state={state} /> : null}
+          {mayAnswer ? (
+            <>
+              <p className="max-w-3xl text-sm text-slate-600">{t("review.prefilledHint")}</p>
+              <SendAnswerForm reviewId={review.id} prefilled={prefilled} caption={t("review.answerHeading.prefilled")} />
+            </>
+          ) : queued ? (
+            <AnswerTable answer={queued} caption={t(`review.answerHeading.${heading}`)} testId="review-answer" />
+          ) : state.status === "open" ? (
+            <>
+              <p className="max-w-3xl text-sm text-slate-600">{t("review.prefilledHint")}</p>
+              <AnswerTable answer={prefilled} caption={t("review.answerHeading.prefilled")} testId="review-answer" />
+            </>
+          ) : null}
+        </section>
+      )}
+    </div>
   );
 }

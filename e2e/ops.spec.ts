@@ -19,7 +19,8 @@ test("ops: a compensating grant on a pending line, recorded once in the ledger",
   await expect(dialog.getByLabel(/Quantity/)).toHaveValue(String(target.pending));
   await dialog.getByLabel(/Reason/).fill("lost in the 14:00 outage");
   await dialog.getByRole("button", { name: "Confirm" }).click();
-  await expect(dialog.getByRole("status")).toHaveText(`Granted ${target.pending}.`);
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId(`grant-outcome-${target.sku}`)).toHaveText(`Granted ${target.pending}.`);
 
   const ledger = await db.query(`SELECT quantity, actor, source, reason FROM grants WHERE order_id = $1 AND sku = $2 AND actor = 'staff:ops@example.com'`, [
     target.id,
@@ -48,7 +49,7 @@ test("approvals: a large refund asked by an agent waits for a manager, whose app
   await agent.getByRole("button", { name: /Request refund/ }).click();
   await agent.getByRole("dialog").getByLabel(/Reason/).fill("player says the purchase was accidental");
   await agent.getByTestId("confirm-event").click();
-  await expect(agent.getByRole("dialog").getByRole("status")).toContainText("a manager has been asked to approve");
+  await expect(agent.getByTestId("event-outcome")).toContainText("a manager has been asked to approve");
   expect(await refundRequests()).toBe(earlier);
 
   const manager = await browser.newPage();

@@ -23,7 +23,7 @@ test("orders: a stale refusal keeps what was typed; after reloading the order, t
   await ops.getByRole("button", { name: /Begin delivery/ }).click();
   await ops.getByRole("dialog").getByLabel(/Reason/).fill("starting delivery by hand");
   await ops.getByRole("dialog").getByTestId("confirm-event").click();
-  await expect(ops.getByRole("dialog").getByRole("status")).toContainText("Done: the order is now delivering");
+  await expect(ops.getByTestId("event-outcome")).toContainText("Done: the order is now delivering");
 
   // The agent's form was rendered at the old version: refused as stale, nothing typed is lost.
   await form.getByTestId("confirm-event").click();
@@ -37,7 +37,8 @@ test("orders: a stale refusal keeps what was typed; after reloading the order, t
   await expect(form.getByLabel(/Reason/)).toHaveValue("player was charged twice by the channel");
 
   await form.getByTestId("confirm-event").click();
-  await expect(form.getByRole("status").last()).toContainText("Done: the order is now refunding");
+  await expect(form).toHaveCount(0);
+  await expect(agent.getByTestId("event-outcome")).toContainText("Done: the order is now refunding");
   const { rows: written } = await db.query(`SELECT from_state, actor, reason FROM order_transitions WHERE order_id = $1 AND event = 'request-refund'`, [order.id]);
   expect(written).toEqual([{ from_state: "delivering", actor: "staff:agent@example.com", reason: "player was charged twice by the channel" }]);
 });
@@ -86,7 +87,7 @@ test("orders: a manager sets canned reasons; an agent closes an unpaid order wit
   await expect(form.getByTestId("confirm-event")).toBeDisabled();
   await form.getByLabel("I understand that closing this order cannot be undone.").check();
   await form.getByTestId("confirm-event").click();
-  await expect(form.getByRole("status")).toContainText("Done: the order is now closed");
+  await expect(agent.getByTestId("event-outcome")).toContainText("Done: the order is now closed");
 
   const { rows: written } = await db.query(`SELECT event, to_state, reason FROM order_transitions WHERE order_id = $1 AND event = 'close'`, [order.id]);
   expect(written).toEqual([{ event: "close", to_state: "closed", reason: "Duplicate order created by the game client (ticket 4411)" }]);
@@ -119,9 +120,9 @@ test("orders: an event form opened, filled, submitted and closed with the keyboa
   await page.keyboard.type("player asked by phone, no items used");
   await tabTo(page, (el) => el.tag === "button" && el.text.startsWith("Confirm"), 10);
   await page.keyboard.press("Enter");
-  await expect(form.getByRole("status")).toContainText("Done: the order is now refunding");
-  await page.keyboard.press("Escape");
+  // Done: the dialog closes itself and says what it did on the page.
   await expect(form).toBeHidden();
+  await expect(page.getByTestId("event-outcome")).toContainText("Done: the order is now refunding");
 
   const { rows: written } = await db.query(`SELECT reason FROM order_transitions WHERE order_id = $1 AND event = 'request-refund'`, [order.id]);
   expect(written).toEqual([{ reason: "player asked by phone, no items used" }]);
@@ -144,7 +145,7 @@ test("orders: the header shows the payment, the stuck flag with its limit, and a
   await agent.getByRole("button", { name: /Request refund/ }).click();
   await agent.getByRole("dialog").getByLabel(/Reason/).fill("player says the purchase was a mistake");
   await agent.getByRole("dialog").getByTestId("confirm-event").click();
-  await expect(agent.getByRole("dialog").getByRole("status")).toContainText("a manager has been asked to approve");
+  await expect(agent.getByTestId("event-outcome")).toContainText("a manager has been asked to approve");
 
   const colleague = await browser.newPage();
   await signIn(colleague, "agent@example.com");

@@ -40,7 +40,7 @@ test("take-back rules: a manager picks debts for currency, the refund dialog pre
   await expect(preview).toContainText(`records a debt of ${order.units} ${order.sku} against the player`);
   await dialog.getByLabel(/Reason/).fill("player was charged twice by the channel");
   await ops.getByTestId("confirm-event").click();
-  await expect(dialog.getByRole("status")).toBeVisible();
+  await expect(ops.getByTestId("event-outcome")).toBeVisible();
   await ops.reload();
 
   await ops.getByRole("button", { name: /Confirm refund/ }).click();
@@ -49,7 +49,7 @@ test("take-back rules: a manager picks debts for currency, the refund dialog pre
   await confirm.getByLabel(/refund receipt/).fill(`rf-e2e-${order.id}`);
   await confirm.getByLabel(/Reason/).fill("the channel confirmed the refund");
   await ops.getByTestId("confirm-event").click();
-  await expect(confirm.getByRole("status")).toBeVisible();
+  await expect(ops.getByTestId("event-outcome")).toBeVisible();
   await ops.reload();
 
   const backs = await db.query(`SELECT id, units, rule, status FROM take_backs WHERE order_id = $1`, [order.id]);

@@ -346,7 +346,7 @@ async function beginDelivery(page: Page, order: { id: number; tenantId: string; 
     await dialog.getByTestId("confirm-event").click();
     const status = await answered;
     if (status === 200) {
-      await expect(dialog.getByRole("status")).toContainText("Done: the order is now delivering");
+      await expect(page.getByTestId("event-outcome")).toContainText("Done: the order is now delivering");
       return { orderId: order.id, startedAt, failed, outcome: "applied" };
     }
     failed.push(status === 0 ? "network" : String(status));

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useState, useTransition, type FormEvent, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, TEXTAREA } from "@/components/ui/dialog";
@@ -47,6 +47,12 @@ export interface ActionDialogProps<T> {
   /** Nothing is left to confirm (it was done, now or before): the confirm button goes away. */
   readonly finished: (data: T) => boolean;
   /**
+   * Given: a finished answer closes the dialog and is handed here, for the page to show where the
+   * change is (a dialog left open with only "Cancel" reads as if something were still to do).
+   * Not given: the answer shows in the dialog, which stays open.
+   */
+  readonly onFinished?: (data: T) => void;
+  /**
    * The answer was decided on an order that has moved on: instead of Confirm (which would be
    * refused the same way again) the form offers to reload the order; `onReload` runs first.
    */
@@ -81,6 +87,8 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
   const [working, startTransition] = useTransition();
   const [reloading, startReload] = useTransition();
   const [basis, setBasis] = useState(props.basis);
+  // Set once the answer was handed to onFinished: the dialog then closes itself (see CloseNow).
+  const [closing, setClosing] = useState(false);
   if (props.basis !== basis) {
     // Adjusting state to a new prop during render: the answer was about the order as it was.
     setBasis(props.basis);
@@ -128,7 +136,13 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    startTransition(async () => setResult(await send(form, key)));
+    startTransition(async () => {
+      const answer = await send(form, key);
+      if (answer.ok && props.onFinished && finished(answer.data)) {
+        props.onFinished(answer.data);
+        setClosing(true);
+      } else setResult(answer);
+    });
   }
 
   function reload() {
@@ -163,15 +177,22 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
                 {reloading ? t("reloading") : t("reload")}
               </Button>
             ) : (
-              <Button type="submit" disabled={working || confirmDisabled} data-testid={confirmTestId}>
+              <Button type="submit" disabled={working || closing || confirmDisabled} data-testid={confirmTestId}>
                 {working ? t("working") : confirmLabel}
               </Button>
             )}
           </div>
+          {closing ? <CloseNow close={close} /> : null}
         </form>
       )}
     </Dialog>
   );
+}
+
+/** Closes the dialog through the element (focus goes back to where it was, onClose runs), once. */
+function CloseNow({ close }: { close: () => void }) {
+  useEffect(close, [close]);
+  return null;
 }
 
 /**
@@ -196,25 +217,46 @@ export function FailureNotice({ error, shownFields }: { error: PublicError; show
   );
 }
 
-/** A button that opens an action's dialog; the dialog is mounted only while open (a fresh form each time). */
+/**
+ * A button that opens an action's dialog; the dialog is mounted only while open (a fresh form each
+ * time). `show` puts what a finished dialog did beside the button (after it closed), until it opens again.
+ * `hidden`: nothing is left to do here (the change the dialog made took the reason for the button
+ * away) — the button goes, what the dialog did stays.
+ */
 export function DialogButton({
   label,
   variant = "secondary",
   className,
   dialog,
+  outcomeTestId,
+  hidden = false,
 }: {
   label: ReactNode;
   variant?: "primary" | "secondary";
   className?: string;
-  dialog: (close: () => void) => ReactNode;
+  dialog: (close: () => void, show: (outcome: ReactNode) => void) => ReactNode;
+  outcomeTestId?: string;
+  hidden?: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const [outcome, setOutcome] = useState<ReactNode>(null);
   return (
     <>
-      <Button variant={variant} className={className} onClick={() => setOpen(true)} aria-haspopup="dialog">
-        {label}
-      </Button>
-      {open ? dialog(() => setOpen(false)) : null}
+      {hidden ? null : (
+        <Button
+          variant={variant}
+          className={className}
+          onClick={() => {
+            setOutcome(null);
+            setOpen(true);
+          }}
+          aria-haspopup="dialog"
+        >
+          {label}
+        </Button>
+      )}
+      {open ? dialog(() => setOpen(false), setOutcome) : null}
+      {outcome !== null ? <div data-testid={outcomeTestId}>{outcome}</div> : null}
     </>
   );
 }

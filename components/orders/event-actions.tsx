@@ -1,12 +1,12 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { triggerEvent, type TriggerEventOutcome } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
-import { parseMoney } from "@/lib/format";
+import { formatMoney, parseMoney } from "@/lib/format";
 import { needsChannelKey } from "@/lib/orders/console-event";
 import { assertNever, isOrderState, type OrderEvent, type OrderState } from "@/lib/orders/machine";
 import type { CannedReasons } from "@/lib/settings/canned-reasons";
@@ -28,24 +28,41 @@ export interface EventActionsProps {
   readonly cannedReasons: CannedReasons;
   /** What a refund would take back, line by line: shown in the refund forms before anyone confirms. */
   readonly takeBack?: TakeBackPreviewData | undefined;
+  /** Set when a refund asked for here goes to a manager first: the product's approval amount (minor units). */
+  readonly refundApproval?: { readonly amount: number } | undefined;
 }
 
 /**
  * One button per event the viewer may trigger now; each opens its own form. The open form is kept
  * here rather than beside its button: when the order moves (a stale answer, then a reload) its
- * button may go away, and the form with what was typed must not go with it.
+ * button may go away, and the form with what was typed must not go with it. A form that did its
+ * work closes, and what it did is said here, under the order's header that shows the change.
  */
 export function EventActions(props: EventActionsProps) {
   const t = useTranslations("event");
   const [open, setOpen] = useState<OrderEvent | null>(null);
+  const [done, setDone] = useState<TriggerEventOutcome | null>(null);
   return (
     <div className="flex flex-wrap gap-2">
       {props.events.map((event) => (
-        <Button key={event} variant={event === "close" || event === "request-refund" ? "secondary" : "primary"} onClick={() => setOpen(event)} aria-haspopup="dialog">
+        <Button
+          key={event}
+          variant={event === "close" || event === "request-refund" ? "secondary" : "primary"}
+          onClick={() => {
+            setDone(null);
+            setOpen(event);
+          }}
+          aria-haspopup="dialog"
+        >
           {t(event)} <span className="font-mono text-xs opacity-70">{event}</span>
         </Button>
       ))}
-      {open ? <EventDialog {...props} event={open} onClose={() => setOpen(null)} /> : null}
+      {open ? <EventDialog {...props} event={open} onClose={() => setOpen(null)} onFinished={setDone} /> : null}
+      {done ? (
+        <div className="basis-full" data-testid="event-outcome">
+          <EventOutcome outcome={done} />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -53,10 +70,24 @@ export function EventActions(props: EventActionsProps) {
 /** The events whose key is the channel's own id, each worded for what the channel calls it. */
 type ChannelKeyEvent = "pay" | "confirm-refund" | "reject-refund";
 
-export function EventDialog({ tenant, orderNo, version: shownVersion, state, currency, events, cannedReasons, takeBack, event, onClose }: EventActionsProps & { event: OrderEvent; onClose: () => void }) {
+export function EventDialog({
+  tenant,
+  orderNo,
+  version: shownVersion,
+  state,
+  currency,
+  events,
+  cannedReasons,
+  takeBack,
+  refundApproval,
+  event,
+  onClose,
+  onFinished,
+}: EventActionsProps & { event: OrderEvent; onClose: () => void; onFinished?: (outcome: TriggerEventOutcome) => void }) {
   const t = useTranslations("eventForm");
   const all = useTranslations();
   const describe = useDescribeProblem();
+  const locale = useLocale();
   const ackId = useId();
   // What the person saw when they opened the form: a newer order is `stale`, never overwritten.
   const [opened] = useState(shownVersion);
@@ -72,14 +103,29 @@ export function EventDialog({ tenant, orderNo, version: shownVersion, state, cur
   const channelKey = needsChannelKey(event) ? (event as ChannelKeyEvent) : null;
   const irreversible = event === "close";
   const refund = event === "request-refund" || event === "confirm-refund";
+  // Said before Confirm, not after: this request goes to a manager, and nothing changes until one approves.
+  const approval = event === "request-refund" && refundApproval ? refundApproval : null;
 
   return (
     <ActionDialog<TriggerEventOutcome>
       title={<EventName event={event} />}
-      intro={irreversible ? <Alert tone="error">{t("closeWarning")}</Alert> : refund && takeBack ? <TakeBackPreview preview={takeBack} /> : undefined}
+      intro={
+        irreversible ? (
+          <Alert tone="error">{t("closeWarning")}</Alert>
+        ) : refund && (takeBack || approval) ? (
+          <div className="space-y-3">
+            {approval ? (
+              <div data-testid="needs-approval">
+                <Alert tone="warning">{t("needsApproval", { amount: formatMoney(approval.amount, currency, locale) })}</Alert>
+              </div>
+            ) : null}
+            {takeBack ? <TakeBackPreview preview={takeBack} /> : null}
+          </div>
+        ) : undefined
+      }
       reasonLabel={t("reason")}
       cannedReasons={cannedReasons[event] ?? []}
-      confirmLabel={t("submit", { event: all(`event.${event}`) })}
+      confirmLabel={approval ? t("submitForApproval") : t("submit", { event: all(`event.${event}`) })}
       confirmTestId="confirm-event"
       confirmDisabled={irreversible && !acknowledged}
       fields={(field) => (
@@ -110,6 +156,7 @@ export function EventDialog({ tenant, orderNo, version: shownVersion, state, cur
       }}
       outcome={(outcome) => <EventOutcome outcome={outcome} />}
       finished={(o) => ["applied", "duplicate", "approval-requested", "approval-pending"].includes(o.result)}
+      {...(onFinished ? { onFinished } : {})}
       needsReload={(o) => o.result === "stale"}
       onReload={() => setReloading(true)}
       basis={version}

@@ -18,10 +18,26 @@ interface GrantLineProps {
 /** Ops' compensating grant on one line: prefilled with what is pending; its own grant id per form. */
 export function GrantLineButton(props: GrantLineProps) {
   const t = useTranslations("ops");
-  return <DialogButton label={t("grant")} className="px-2 py-1 text-xs" dialog={(close) => <GrantDialog {...props} onClose={close} />} />;
+  return (
+    <DialogButton
+      label={t("grant")}
+      className="px-2 py-1 text-xs"
+      // Nothing pending: nothing to grant, but what the last grant did is still said.
+      hidden={props.pending <= 0}
+      outcomeTestId={`grant-outcome-${props.sku}`}
+      dialog={(close, show) => <GrantDialog {...props} onClose={close} onFinished={(outcome) => show(<GrantOutcome outcome={outcome} />)} />}
+    />
+  );
 }
 
-export function GrantDialog({ tenant, orderNo, sku, pending, onClose }: GrantLineProps & { onClose: () => void }) {
+export function GrantDialog({
+  tenant,
+  orderNo,
+  sku,
+  pending,
+  onClose,
+  onFinished,
+}: GrantLineProps & { onClose: () => void; onFinished?: (outcome: GrantLineOutcome) => void }) {
   const t = useTranslations("ops");
   return (
     <ActionDialog<GrantLineOutcome>
@@ -34,6 +50,7 @@ export function GrantDialog({ tenant, orderNo, sku, pending, onClose }: GrantLin
       send={(form, grantKey) => grantLine({ tenant, orderNo, sku, grantKey, quantity: Number(form.get("quantity")), reason: String(form.get("reason") ?? "") })}
       outcome={(outcome) => <GrantOutcome outcome={outcome} />}
       finished={(o) => o.result !== "refused"}
+      {...(onFinished ? { onFinished } : {})}
       onClose={onClose}
     />
   );

@@ -1,26 +1,50 @@
 import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
+import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
+import { lineTakeBackSummary } from "@/lib/orders/take-back";
 import { Time } from "@/components/ui/time";
 import { SourceName } from "./names";
+import { LineKind } from "./taken-back-list";
 
-/** Each line's expected, granted and pending, a progress bar, and the line's ledger rows. */
-export function LineProgressList({ lines, actionFor }: { lines: readonly OrderLineDetail[]; actionFor?: (line: OrderLineDetail) => ReactNode }) {
+/**
+ * Each line's expected, granted and pending, a progress bar, and the line's ledger rows. What a
+ * refund did to the line's goods is said per outcome of its take-backs (taken back, not taken back,
+ * written off, owed), not as one "reversed" that a failed call or a write-off would contradict.
+ */
+export function LineProgressList({
+  lines,
+  takeBacks = [],
+  actionFor,
+}: {
+  lines: readonly OrderLineDetail[];
+  takeBacks?: readonly OrderTakeBack[];
+  actionFor?: (line: OrderLineDetail) => ReactNode;
+}) {
   const t = useTranslations("orderPage");
+  const outcomes = useTranslations("takeBack.lineOutcomes");
   return (
     <ul className="divide-y divide-slate-100">
       {lines.map((line) => {
         const share = line.expected === 0 ? 0 : Math.min(100, Math.max(0, (line.granted / line.expected) * 100));
+        const summary = lineTakeBackSummary(
+          line.reversed,
+          takeBacks.filter((k) => k.sku === line.sku),
+        );
+        const refundWords = [
+          ...summary.outcomes.map((o) => outcomes(o.outcome, { units: o.units })),
+          ...(summary.unexplained > 0 ? [`${t("reversed")} ${summary.unexplained}`] : []),
+        ];
         return (
           <li key={line.sku} className="py-3">
             <div className="flex items-baseline justify-between gap-4 text-sm">
               <span>
-                <span className="font-mono">{line.sku}</span> <span className="font-mono text-xs text-slate-500">{line.kind}</span>
+                <span className="font-mono">{line.sku}</span> <LineKind kind={line.kind} />
               </span>
               <span className="flex items-center gap-2 tabular-nums">
                 <span>
                   {t("expected")} {line.expected} · {t("granted")} {line.granted}
-                  {line.reversed > 0 ? ` · ${t("reversed")} ${line.reversed}` : ""} ·{" "}
+                  {refundWords.length > 0 ? <span data-testid={`line-take-back-${line.sku}`}>{refundWords.map((words) => ` · ${words}`).join("")}</span> : null} ·{" "}
                   <span className={line.pending > 0 ? "font-semibold text-amber-700" : ""}>
                     {t("pending")} {line.pending}
                   </span>

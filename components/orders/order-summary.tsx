@@ -6,7 +6,7 @@ import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
-import type { OrderState } from "@/lib/orders/machine";
+import { assertNever, type OrderState } from "@/lib/orders/machine";
 import type { PaymentFacts } from "@/lib/orders/payment";
 import type { PendingRefundApproval, RefusedRefund } from "@/lib/orders/refund-history";
 import type { Dwell } from "@/lib/orders/stuck";
@@ -46,14 +46,21 @@ export function OrderFacts({ order, tenantName, createdAt, payment }: { order: O
       <Fact label={t("paymentChannel")}>
         {payment === null ? (
           <span className="text-slate-500">{t("notPaid")}</span>
-        ) : payment.channel !== null ? (
-          <span className="font-mono" data-testid="payment-channel">
-            {payment.channel}
-          </span>
         ) : (
-          <span>
-            {t("paymentRecordedBy")} <span className="font-mono text-xs">{payment.actor}</span>
-          </span>
+          <>
+            {payment.channel !== null ? (
+              <span className="font-mono" data-testid="payment-channel">
+                {payment.channel}
+              </span>
+            ) : (
+              <span className="text-slate-500">{t("channelUnknown")}</span>
+            )}
+            {payment.recordedByStaff ? (
+              <span className="block text-xs text-slate-600" data-testid="payment-recorded-by">
+                {t("paymentRecordedBy")} <span className="font-mono">{payment.actor}</span>
+              </span>
+            ) : null}
+          </>
         )}
       </Fact>
       <Fact label={t("paymentTransactionId")}>
@@ -68,6 +75,21 @@ export function OrderFacts({ order, tenantName, createdAt, payment }: { order: O
           </span>
         )}
       </Fact>
+      {payment?.honours ? (
+        <div className="col-span-2 md:col-span-3" data-testid="payment-honours">
+          <dt className="text-xs text-slate-500">{t("honoursTitle")}</dt>
+          <dd className="mt-0.5 text-sm text-slate-900">
+            {t.rich("honours", {
+              order: () => (
+                <Link href={`/orders/${encodeURIComponent(order.tenantId)}/${encodeURIComponent(payment.honours!.orderNo)}`} className="font-mono underline underline-offset-2">
+                  <Breakable text={payment.honours!.orderNo} />
+                </Link>
+              ),
+              caseId: payment.honours.caseId,
+            })}
+          </dd>
+        </div>
+      ) : null}
     </dl>
   );
 }
@@ -81,7 +103,7 @@ export function DwellFlag({ state, stateAt, dwell }: { state: OrderState; stateA
   if (!dwell.stuck || dwell.maxDwellSeconds === null) {
     return (
       <p className="mt-3 text-sm text-slate-600">
-        {inState} · {t("since")} <Time value={stateAt} />
+        {inState} · {t("since")} <Time value={stateAt} secondsAgo={dwell.secondsInState} />
       </p>
     );
   }
@@ -90,7 +112,7 @@ export function DwellFlag({ state, stateAt, dwell }: { state: OrderState; stateA
       <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold uppercase tracking-wide">{t("stuck")}</span>
       <span>{t("stuckFor", { state: states(state), duration: duration(dwell.secondsInState), limit: duration(dwell.maxDwellSeconds) })}</span>
       <span className="text-red-700">
-        · {t("since")} <Time value={stateAt} />
+        · {t("since")} <Time value={stateAt} secondsAgo={dwell.secondsInState} />
       </span>
     </p>
   );
@@ -120,7 +142,25 @@ export function PendingApprovalBanner({ approval, canApprove }: { approval: Pend
   );
 }
 
-/** Refunds of this order refused before: by a manager, or by the payment channel. */
+function RefusedBy({ refusal: r }: { refusal: RefusedRefund }) {
+  const t = useTranslations("orderPage.refunds");
+  const receipt = (id: string) =>
+    function Receipt() {
+      return <span className="font-mono">{id}</span>;
+    };
+  switch (r.kind) {
+    case "approval-rejected":
+      return <>{t.rich("approvalRejected", { id: r.approvalId, who: () => <span className="font-mono">{r.by ?? "—"}</span> })}</>;
+    case "channel-rejected":
+      return <>{t.rich("channelRejected", { who: () => <span className="font-mono">{r.channel}</span>, receipt: receipt(r.receipt) })}</>;
+    case "staff-rejected":
+      return <>{t.rich("staffRejected", { who: () => <span className="font-mono">{r.by}</span>, receipt: receipt(r.receipt) })}</>;
+    default:
+      return assertNever(r);
+  }
+}
+
+/** Refunds of this order refused before: by a manager, by the payment channel, or recorded as refused by staff. */
 export function RefusedRefunds({ refused, compact = false }: { refused: readonly RefusedRefund[]; compact?: boolean }) {
   const t = useTranslations("orderPage.refunds");
   if (refused.length === 0) return null;
@@ -130,9 +170,7 @@ export function RefusedRefunds({ refused, compact = false }: { refused: readonly
       <ul className="mt-1 space-y-1">
         {refused.map((r) => (
           <li key={r.kind === "approval-rejected" ? `a${r.approvalId}` : `t${r.transitionId}`}>
-            {r.kind === "approval-rejected"
-              ? t.rich("approvalRejected", { id: r.approvalId, who: () => <span className="font-mono">{r.by ?? "—"}</span> })
-              : t.rich("channelRejected", { who: () => <span className="font-mono">{r.by}</span>, receipt: () => <span className="font-mono">{r.receipt}</span> })}{" "}
+            <RefusedBy refusal={r} />{" "}
             <span className="text-orange-800">
               <Time value={r.at} />
             </span>

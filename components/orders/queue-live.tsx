@@ -4,20 +4,20 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { StateBadge } from "@/components/orders/state-badge";
+import { useHeldWhileDialogOpen, useAnyDialogOpen } from "@/components/ui/dialog";
 import { Time } from "@/components/ui/time";
 import type { Assignee } from "@/lib/cases/queries/assignees";
 import type { CaseFilter } from "@/lib/cases/filters";
 import type { QueuesSnapshot, QueueState } from "@/lib/orders/queries/queues";
+// From the pure module, not the query (which holds the database pool): this runs in the browser.
+import { isStuckState, STUCK_STATES } from "@/lib/orders/stuck";
 import { QueueCases } from "./queue-cases";
 import { QueueStuckTable } from "./queue-tables";
 
-/** The stuck queue's tabs; refunding has a queue of its own ("refunding too long"). */
-const STUCK_TABS = ["created", "paid", "delivering"] as const satisfies readonly QueueState[];
-type StuckTab = (typeof STUCK_TABS)[number];
-
-function isStuckTab(value: unknown): value is StuckTab {
-  return typeof value === "string" && (STUCK_TABS as readonly string[]).includes(value);
-}
+/** The stuck queue's tabs: one per state an order can be stuck in, as the overview counts them. */
+const STUCK_TABS = STUCK_STATES;
+type StuckTab = QueueState;
+const isStuckTab = isStuckState;
 
 const POLL_MS = 5_000;
 
@@ -37,7 +37,7 @@ interface QueueLiveProps {
 }
 
 /**
- * The three queues, refreshed every few seconds from /api/console/queues: an order that gets stuck
+ * The two queues (stuck orders, cases), refreshed every few seconds from /api/console/queues: an order that gets stuck
  * or a case that is filed, taken or resolved while someone is looking shows without a reload. The
  * first render uses the snapshot the server rendered with (for the case filter in the URL).
  */
@@ -48,14 +48,17 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
   // Without a choice in the URL, open the first state that has something waiting.
   const initialTab = isStuckTab(requestedTab) ? requestedTab : (STUCK_TABS.find((s) => initial.stuck[s].total > 0) ?? STUCK_TABS[0]);
   const [cases, setCases] = useState<CaseFilter>(initial.cases.filter);
+  // Never under an open dialog: a case's dialog is read against the row it was opened from, so no
+  // poll while one is open, and the rows stay as they were until it closes (a refetch is held too).
+  const reading = useAnyDialogOpen();
   const { data, isError } = useQuery({
     queryKey: ["queues", cases],
     queryFn: () => fetchQueues(cases),
     ...(cases === initial.cases.filter ? { initialData: initial } : {}),
     placeholderData: (previous) => previous,
-    refetchInterval: POLL_MS,
+    refetchInterval: reading ? false : POLL_MS,
   });
-  const snapshot = data ?? initial;
+  const snapshot = useHeldWhileDialogOpen(data ?? initial);
   const chooseCases = (filter: CaseFilter) => {
     setCases(filter);
     const url = new URL(window.location.href);
@@ -81,6 +84,11 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
                 {t("stale")} <Time value={snapshot.asOf} />
               </span>
             </>
+          ) : reading ? (
+            <>
+              <span className="h-2 w-2 rounded-full bg-slate-400" aria-hidden />
+              {t("paused")}
+            </>
           ) : (
             <>
               <span className="h-2 w-2 animate-pulse rounded-full bg-emerald-500" aria-hidden />
@@ -90,10 +98,9 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
         </p>
       </div>
 
-      <nav aria-label={t("jump")} className="grid gap-3 sm:grid-cols-3">
-        <JumpCard href="#stuck" label={t("stuck.title")} count={stuckTotal} more={stuckMore} />
+      <nav aria-label={t("jump")} className="grid gap-3 sm:grid-cols-2">
+        <JumpCard href="#stuck" label={t("stuck.title")} count={stuckTotal} more={stuckMore} testId="queue-jump-stuck-count" />
         <JumpCard href="#cases" label={c("title")} count={snapshot.cases.counts.all.total} more={snapshot.cases.counts.all.more} />
-        <JumpCard href="#refunding" label={t("refunding.title")} count={snapshot.stuck.refunding.total} more={snapshot.stuck.refunding.more} />
       </nav>
 
       <section id="stuck" aria-labelledby="stuck-heading" className="scroll-mt-4 space-y-3">
@@ -105,18 +112,6 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
         <QueueHeading id="cases-heading" title={c("title")} description={c("description")} />
         <QueueCases queue={snapshot.cases} onFilter={chooseCases} assignees={assignees} me={me} onChanged={refresh} />
       </section>
-
-      <section id="refunding" aria-labelledby="refunding-heading" className="scroll-mt-4 space-y-3">
-        <QueueHeading id="refunding-heading" title={t("refunding.title")} description={t("refunding.description")} />
-        {snapshot.stuck.refunding.items.length === 0 ? (
-          <Empty text={t("refunding.empty")} />
-        ) : (
-          <>
-            <QueueStuckTable items={snapshot.stuck.refunding.items} testId="queue-refunding" />
-            <Showing shown={snapshot.stuck.refunding.items.length} list={snapshot.stuck.refunding} />
-          </>
-        )}
-      </section>
     </div>
   );
 }
@@ -127,14 +122,14 @@ function Count({ total, more }: { total: number; more: boolean }) {
   return <>{more ? t("countMore", { count: total }) : total.toLocaleString()}</>;
 }
 
-function JumpCard({ href, label, count, more }: { href: string; label: string; count: number; more: boolean }) {
+function JumpCard({ href, label, count, more, testId }: { href: string; label: string; count: number; more: boolean; testId?: string }) {
   return (
     <a
       href={href}
       className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-slate-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
     >
       <span className="block text-sm text-slate-600">{label}</span>
-      <span className={`block text-2xl font-semibold tabular-nums ${count > 0 ? "text-slate-900" : "text-slate-400"}`}>
+      <span className={`block text-2xl font-semibold tabular-nums ${count > 0 ? "text-slate-900" : "text-slate-400"}`} data-testid={testId}>
         <Count total={count} more={more} />
       </span>
     </a>
@@ -165,6 +160,7 @@ function Showing({ shown, list }: { shown: number; list: { total: number; more: 
 /** WAI-ARIA tabs: arrow keys, Home and End move between states; the choice is kept in the URL. */
 function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initialTab: StuckTab }) {
   const t = useTranslations("queues");
+  const states = useTranslations("state");
   const [tab, setTab] = useState<StuckTab>(initialTab);
   const base = useId();
   const refs = useRef<Partial<Record<StuckTab, HTMLButtonElement | null>>>({});
@@ -224,8 +220,10 @@ function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initial
         })}
       </div>
       <div role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${tab}`} tabIndex={0} className="space-y-2 focus-visible:outline-2 focus-visible:outline-slate-900">
+        {/* Refunding too long is a channel that never answered: it says so where that list is. */}
+        {tab === "refunding" ? <p className="text-sm text-slate-600">{t("stuck.refunding")}</p> : null}
         {list.items.length === 0 ? (
-          <Empty text={t("stuck.empty", { state: tab })} />
+          <Empty text={t("stuck.empty", { state: states(tab) })} />
         ) : (
           <>
             <QueueStuckTable items={list.items} testId={`queue-stuck-${tab}`} />

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
@@ -17,6 +17,7 @@ const TH = "p-3 font-medium";
 /** Oldest first: the order that has waited longest is the first row. */
 export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[]; testId: string }) {
   const t = useTranslations("queues.table");
+  const locale = useLocale();
   const duration = useFormatDuration();
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -50,13 +51,13 @@ export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[
                   <CopyButton value={o.playerId} label={t("copy")} />
                 </span>
               </td>
-              <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency)}</td>
+              <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency, locale)}</td>
               <td className="whitespace-nowrap p-3">
                 <span className="font-medium text-red-700 tabular-nums">{duration(o.secondsInState)}</span>
                 <span className="block text-xs text-slate-500">{t("threshold", { limit: duration(o.maxDwellSeconds) })}</span>
               </td>
               <td className="p-3 text-xs text-slate-700">
-                <Time value={o.stateAt} />
+                <Time value={o.stateAt} secondsAgo={o.secondsInState} />
               </td>
             </tr>
           ))}

@@ -16,12 +16,20 @@ interface RepairProps {
   readonly orderNo: string;
 }
 
-export function RepairDeliveryButton(props: RepairProps) {
+/** `hidden`: the order can no longer be repaired (e.g. the repair just delivered it); what the repair did stays said. */
+export function RepairDeliveryButton({ hidden = false, ...props }: RepairProps & { hidden?: boolean }) {
   const t = useTranslations("ops");
-  return <DialogButton label={t("repair")} dialog={(close) => <RepairDialog {...props} onClose={close} />} />;
+  return (
+    <DialogButton
+      label={t("repair")}
+      hidden={hidden}
+      outcomeTestId="repair-outcome"
+      dialog={(close, show) => <RepairDialog {...props} onClose={close} onFinished={(result) => show(<RepairOutcome result={result} orderNo={props.orderNo} />)} />}
+    />
+  );
 }
 
-export function RepairDialog({ tenant, orderNo, onClose }: RepairProps & { onClose: () => void }) {
+export function RepairDialog({ tenant, orderNo, onClose, onFinished }: RepairProps & { onClose: () => void; onFinished?: (result: RepairDeliveryResult) => void }) {
   const t = useTranslations("ops");
   return (
     <ActionDialog<RepairDeliveryResult>
@@ -33,6 +41,7 @@ export function RepairDialog({ tenant, orderNo, onClose }: RepairProps & { onClo
       send={(form) => repairDelivery({ tenant, orderNo, reason: String(form.get("reason") ?? "") })}
       outcome={(result) => <RepairOutcome result={result} orderNo={orderNo} />}
       finished={(r) => r.result === "completed"}
+      {...(onFinished ? { onFinished } : {})}
       onClose={onClose}
     />
   );

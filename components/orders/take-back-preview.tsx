@@ -1,6 +1,7 @@
 import { useTranslations } from "next-intl";
 import { assertNever } from "@/lib/orders/machine";
 import { held, isLineKind, planTakeBack, type HeldLine, type TakeBackRule, type TakeBackRules } from "@/lib/orders/take-back";
+import { LineKind } from "./taken-back-list";
 
 /** One line of the preview: what it holds now, and what a full refund would do to it under the tenant's rule. */
 export interface TakeBackPreviewLine {
@@ -74,7 +75,9 @@ export function TakeBackPreview({ preview }: { preview: TakeBackPreviewData }) {
           {preview.lines.map((line) => (
             <tr key={line.sku} className="border-b border-slate-100 align-top last:border-0" data-testid={`take-back-preview-${line.sku}`}>
               <td className="py-1 pr-3 font-mono text-xs">{line.sku}</td>
-              <td className="py-1 pr-3 font-mono text-xs text-slate-600">{line.kind}</td>
+              <td className="py-1 pr-3">
+                <LineKind kind={line.kind} />
+              </td>
               <td className="py-1 pr-3 text-right tabular-nums">{line.held}</td>
               <td className="py-1 pr-3">{line.rule ? t(`rules.${line.rule}`) : t("preview.noRule")}</td>
               <td className={`py-1 ${line.rule === null && line.units > 0 ? "text-red-700" : "text-slate-800"}`}>

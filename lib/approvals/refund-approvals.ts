@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { english } from "@/lib/i18n/translator";
 import type { ExceptionDraft } from "@/lib/orders/decide";
 import { recordException } from "@/lib/orders/record-exception";
+import { refundNeedsApprovalOf } from "@/lib/orders/refund-history";
 import { transitIn, type TransitResult } from "@/lib/orders/transit";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import type { Refusal } from "@/lib/problems";
@@ -19,7 +20,7 @@ import type { Refusal } from "@/lib/problems";
 /** Whether a console refund of this order needs a manager's approval (above the tenant's amount). */
 export async function refundNeedsApproval(order: Pick<OrderSnapshot, "tenantId" | "amount">): Promise<boolean> {
   const settings = await getPrisma().tenantSettings.findUnique({ where: { tenantId: order.tenantId }, select: { refundApprovalAmount: true } });
-  return settings !== null && order.amount > Number(settings.refundApprovalAmount);
+  return refundNeedsApprovalOf(order.amount, settings === null ? null : Number(settings.refundApprovalAmount));
 }
 
 export type RequestResult = { readonly result: "requested" | "duplicate" | "already-pending"; readonly id: number };

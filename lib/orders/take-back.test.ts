@@ -7,6 +7,8 @@ import {
   planTakeBack,
   ruleAllowed,
   storedTakeBackRules,
+  lineTakeBackSummary,
+  takeBackOutcome,
   takesEverything,
   unitsTaken,
   type HeldLine,
@@ -99,5 +101,30 @@ describe("rules", () => {
   it("isLineKind accepts exactly the four kinds", () => {
     for (const k of ["currency", "stamina", "cosmetic", "item"]) expect(isLineKind(k)).toBe(true);
     for (const k of ["", "Currency", "companion", "gems"]) expect(isLineKind(k)).toBe(false);
+  });
+});
+
+// Issue 29, item 10: "−20 taken back … failed", and "taken back" beside "the player keeps it".
+describe("what a take-back did", () => {
+  it("is taken back only when the game confirmed it; a failed call, a debt and a write-off say so", () => {
+    expect(takeBackOutcome({ units: -20, rule: "revoke", status: "failed" })).toBe("not-taken-back");
+    expect(takeBackOutcome({ units: -20, rule: "revoke", status: "pending" })).toBe("taking-back");
+    expect(takeBackOutcome({ units: -20, rule: "revoke", status: "done" })).toBe("taken-back");
+    expect(takeBackOutcome({ units: -1, rule: "write-off", status: "recorded" })).toBe("written-off");
+    expect(takeBackOutcome({ units: -5, rule: "negative-balance", status: "recorded" })).toBe("debt-recorded");
+    expect(takeBackOutcome({ units: 20, rule: "revoke", status: "done" })).toBe("given-back");
+    expect(takeBackOutcome({ units: 20, rule: "revoke", status: "failed" })).toBe("not-given-back");
+    expect(takeBackOutcome({ units: 1, rule: "write-off", status: "recorded" })).toBe("write-off-undone");
+  });
+
+  it("sums a line's take-backs per outcome, and names only what the ledger reversed beyond them", () => {
+    expect(lineTakeBackSummary(20, [{ units: -20, rule: "revoke", status: "failed" }])).toEqual({ outcomes: [{ outcome: "not-taken-back", units: 20 }], unexplained: 0 });
+    expect(
+      lineTakeBackSummary(0, [
+        { units: -20, rule: "revoke", status: "done" },
+        { units: 20, rule: "revoke", status: "done" },
+      ]),
+    ).toEqual({ outcomes: [{ outcome: "taken-back", units: 20 }, { outcome: "given-back", units: 20 }], unexplained: 0 });
+    expect(lineTakeBackSummary(7, [])).toEqual({ outcomes: [], unexplained: 7 });
   });
 });

@@ -134,3 +134,76 @@ export function planRestore(lines: readonly HeldLine[], takenBy: Readonly<Record
     return [{ sku: line.sku, kind: line.kind, quantity: line.reversed, rule: takenBy[line.sku] ?? rules[line.kind] }];
   });
 }
+
+/**
+ * What a take_backs row did, said once so that no word contradicts it: a revoke is taken back only
+ * when the game confirmed it (pending: being taken back; failed: not taken back, the player still
+ * has it), a debt is owed, a write-off leaves the goods with the player. Positive units give back
+ * what a refund took (a store reversed its refund), under the same rule.
+ */
+export type TakeBackOutcome =
+  | "taking-back"
+  | "taken-back"
+  | "not-taken-back"
+  | "debt-recorded"
+  | "written-off"
+  | "giving-back"
+  | "given-back"
+  | "not-given-back"
+  | "debt-cancelled"
+  | "write-off-undone";
+
+/** The order a line's summary names them in: what the player lost first, then what came back. */
+const TAKE_BACK_OUTCOMES: readonly TakeBackOutcome[] = [
+  "taken-back",
+  "taking-back",
+  "not-taken-back",
+  "debt-recorded",
+  "written-off",
+  "given-back",
+  "giving-back",
+  "not-given-back",
+  "debt-cancelled",
+  "write-off-undone",
+];
+
+export function takeBackOutcome(row: { readonly units: number; readonly rule: TakeBackRule; readonly status: TakeBackStatus }): TakeBackOutcome {
+  const taking = row.units < 0;
+  switch (row.rule) {
+    case "negative-balance":
+      return taking ? "debt-recorded" : "debt-cancelled";
+    case "write-off":
+      return taking ? "written-off" : "write-off-undone";
+    case "revoke":
+      switch (row.status) {
+        case "pending":
+          return taking ? "taking-back" : "giving-back";
+        case "failed":
+          return taking ? "not-taken-back" : "not-given-back";
+        case "done":
+        case "recorded":
+          return taking ? "taken-back" : "given-back";
+      }
+  }
+}
+
+/**
+ * One line's take-backs summed per outcome (units as positive numbers), in a stable order, and
+ * what the grants ledger reversed beyond them (rows from before take-backs were recorded): the
+ * line's "what happened to the goods", instead of one "reversed" that a failed call or a write-off
+ * contradicts.
+ */
+export function lineTakeBackSummary(
+  reversed: number,
+  rows: readonly { readonly units: number; readonly rule: TakeBackRule; readonly status: TakeBackStatus }[],
+): { outcomes: { outcome: TakeBackOutcome; units: number }[]; unexplained: number } {
+  const totals = new Map<TakeBackOutcome, number>();
+  let net = 0;
+  for (const row of rows) {
+    const outcome = takeBackOutcome(row);
+    totals.set(outcome, (totals.get(outcome) ?? 0) + Math.abs(row.units));
+    net -= row.units;
+  }
+  const outcomes = TAKE_BACK_OUTCOMES.flatMap((outcome) => (totals.has(outcome) ? [{ outcome, units: totals.get(outcome)! }] : []));
+  return { outcomes, unexplained: Math.max(0, reversed - net) };
+}

@@ -2,12 +2,19 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { requestRefundApproval, decideRefundApproval } from "@/lib/approvals/refund-approvals";
 import { refusedRefundsByApproval } from "@/lib/approvals/refused-refunds";
+import { takeBackFactsByApproval } from "@/lib/approvals/take-back-facts";
+import { paymentAfterClose } from "@/lib/cases/fixtures";
+import { honourOrderNo, resolveMoneyCase } from "@/lib/cases/resolve-money";
+import { grant } from "@/lib/orders/grant";
+import { paymentOf } from "@/lib/orders/payment";
+import { refundNeedsApprovalOf } from "@/lib/orders/refund-history";
 import { getPool } from "@/lib/db/pool";
 import { dwellOf } from "@/lib/orders/stuck";
 import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
+import { getOrderDetail } from "./order-detail";
 import { getOrderPageFacts } from "./order-page-facts";
 import { searchOrders } from "./search-orders";
 
@@ -64,5 +71,49 @@ describe("the order page's facts", () => {
       expect.objectContaining({ kind: "approval-rejected", approvalId: first.id, by: "staff:manager@example.com", reason: "items already used", requestedBy: "staff:agent@example.com" }),
     ]);
     expect(refused.has(unrelated.id)).toBe(false);
+  });
+
+  // Issue 29, item 16: the honoured order said "Payment channel: recorded by staff:…" and linked its
+  // original order only as a raw fromOrderNo in a collapsed detail.
+  it("names an honoured order's payment channel and the order its payment reached first", async () => {
+    const { caseId, order } = await paymentAfterClose("facts");
+    await resolveMoneyCase({ caseId, actor: "staff:ops@example.com", role: "ops", offer: "honour", reason: "player still wants the gems", requestKey: randomUUID() });
+    const orderNo = honourOrderNo(order.orderNo, caseId);
+
+    const facts = await getOrderPageFacts("facts", orderNo);
+    expect(facts?.paymentOrigin).toEqual({ orderNo: order.orderNo, caseId, sentBy: "channel:alipay" });
+    const detail = await getOrderDetail("facts", orderNo);
+    expect(paymentOf(detail!.transitions, facts!.paymentOrigin)).toMatchObject({
+      channel: "alipay",
+      actor: "staff:ops@example.com",
+      recordedByStaff: true,
+      honours: { orderNo: order.orderNo, caseId },
+    });
+    // Any other order has none.
+    expect((await getOrderPageFacts("facts", order.orderNo))?.paymentOrigin).toBeNull();
+  });
+
+  // Issue 29, item 12: said before Confirm, by the rule request-refund decides with.
+  it("gives the product's approval amount, which the refund form checks the order against", async () => {
+    const order = await paidAt(1);
+    const facts = await getOrderPageFacts("facts", order.orderNo);
+    expect(facts?.refundApprovalAmount).toBe(1_00);
+    expect(refundNeedsApprovalOf(order.amount, facts!.refundApprovalAmount)).toBe(true);
+  });
+
+  // Issue 29, item 12: the approving manager saw no take-back preview.
+  it("gives the approval card what a refund of its order would take back", async () => {
+    const order = await paidAt(1);
+    await transit({ orderId: order.id, event: "begin-delivery", bizKey: "d-1", actor: "game:server", source: "api" });
+    await grant({ orderId: order.id, sku: "gems-60", quantity: 40, grantId: "g-1", actor: "game:server", source: "api" });
+    const pending = await requestRefundApproval({ tenantId: "facts", orderId: order.id, requestedBy: "staff:agent@example.com", reason: "player asked", requestKey: randomUUID() });
+
+    const byApproval = await takeBackFactsByApproval([pending.id]);
+    expect(byApproval.get(pending.id)).toEqual({
+      lines: [{ sku: "gems-60", kind: "currency", expected: 60, granted: 40, reversed: 0 }],
+      rules: expect.objectContaining({ currency: "revoke", cosmetic: "write-off" }),
+      revokeEndpointSet: false,
+    });
+    expect((await takeBackFactsByApproval([])).size).toBe(0);
   });
 });

@@ -28,6 +28,7 @@ import { toPublicError } from "@/lib/i18n/public-error";
 import type { Locale } from "@/lib/i18n/locales";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
 import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
+import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
 import { paymentOf } from "@/lib/orders/payment";
 import { pendingApproval, refusedRefunds } from "@/lib/orders/refund-history";
 import { mergeTimeline } from "@/lib/orders/timeline";
@@ -45,7 +46,8 @@ vi.mock("./actions/repair-delivery", () => ({ repairDelivery: vi.fn() }));
 vi.mock("./actions/add-note", () => ({ addNote: vi.fn() }));
 
 const ORDER_NO = "FZ20260314000042";
-const DATA = [ORDER_NO, "fangzhou", "gems-60", "skin-dragon", "stamina-5", "currency", "cosmetic", "stamina", "CNY", "USD"];
+// Line kinds are not data: they have names in both languages (issue 29, item 15).
+const DATA = [ORDER_NO, `${ORDER_NO}-H7`, "fangzhou", "gems-60", "skin-dragon", "stamina-5", "companion", "CNY", "USD"];
 DATA.push("p-1001", "wechat", "staff:ops@example.com", "game:server", "channel:wechat", "wx-4200001", "rf-77001", "repair:gems-60:0", "console:5f0c");
 // The timeline's facts: actors, grant ids, webhook topics and errors, audit action names and targets.
 DATA.push("staff:agent@example.com", "staff:manager@example.com", "refund:rf-77001", "second-payment", "order.transitioned", "order.granted", "HTTP 503", "settings.updated", "tenant:fangzhou");
@@ -58,7 +60,8 @@ const REFUSALS: Readonly<Record<Refusal["kind"], Refusal | null>> = {
   "amount-missing": { kind: "amount-missing" },
   "amount-mismatch": { kind: "amount-mismatch", paid: 12_800, expected: 12_900, currency: "CNY" },
   "lines-pending": { kind: "lines-pending", lines: [{ sku: "gems-60", granted: 2, expected: 6 }] },
-  "no-refund-rule": { kind: "no-refund-rule", lines: [{ sku: "stamina-5", kind: "stamina" }] },
+  // Only a kind no rule knows is refused: its name is the stored one (data).
+  "no-refund-rule": { kind: "no-refund-rule", lines: [{ sku: "stamina-5", kind: "companion" }] },
   "over-delivery": { kind: "over-delivery", sku: "gems-60", quantity: 6, granted: 4, requested: 3 },
   "grant-not-allowed": { kind: "grant-not-allowed", state: "refunding" },
   "unknown-sku": { kind: "unknown-sku", sku: "skin-dragon" },
@@ -94,6 +97,7 @@ const FIELD_PROBLEMS: Readonly<Record<FieldProblem["kind"], FieldProblem>> = {
   "invalid-email": { kind: "invalid-email" },
   "invalid-choice": { kind: "invalid-choice", options: ["CNY", "USD"] },
   "invalid-format": { kind: "invalid-format" },
+  "endpoint-url": { kind: "endpoint-url" },
   "invalid-date": { kind: "invalid-date" },
   "date-range-reversed": { kind: "date-range-reversed" },
   "money-format": { kind: "money-format" },
@@ -160,7 +164,7 @@ const TIMELINE = mergeTimeline({
     { id: 9, requestedBy: "staff:agent@example.com", reason: "误购", amount: 12_800, status: "rejected", decidedBy: "staff:manager@example.com", decisionReason: null, decidedAt: at, createdAt: at },
   ],
   allExceptions: [
-    { id: 3, kind: "second-payment", event: "pay", bizKey: "wx-4200001", amount: 12_800, detail: {}, actor: "channel:wechat", createdAt: at, resolvedAt: at, resolvedBy: "staff:ops@example.com" },
+    { id: 3, kind: "second-payment", event: "pay", bizKey: "wx-4200001", amount: 12_800, detail: {}, actor: "channel:wechat", status: "resolved", createdAt: at, resolvedAt: at, resolvedBy: "staff:ops@example.com" },
   ],
   outbox: [
     { id: 1, topic: "order.transitioned", status: "delivered", attempts: 1, lastError: null, createdAt: at, deliveredAt: at },
@@ -184,6 +188,28 @@ const LINES: OrderLineDetail[] = [
   { sku: "skin-dragon", kind: "cosmetic", expected: 1, granted: 1, reversed: 1, pending: 0, grants: [] },
 ];
 
+const TAKE_BACK = {
+  lines: [
+    { sku: "gems-60", kind: "currency", held: 4, units: 4, rule: "revoke" as const },
+    { sku: "stamina-5", kind: "stamina", held: 5, units: 5, rule: "negative-balance" as const },
+    { sku: "skin-dragon", kind: "cosmetic", held: 1, units: 1, rule: "write-off" as const },
+  ],
+  revokeEndpointSet: true,
+};
+const takeBackRow = (id: number, sku: string, kind: string, units: number, rule: OrderTakeBack["rule"], status: OrderTakeBack["status"]): OrderTakeBack => ({
+  id,
+  sku,
+  kind,
+  units,
+  rule,
+  status,
+  attempts: 0,
+  lastError: null,
+  createdAt: at,
+});
+/** A failed revoke and a write-off: the two that "reversed" used to contradict. */
+const TAKE_BACKS = [takeBackRow(1, "gems-60", "currency", -4, "revoke", "failed"), takeBackRow(2, "skin-dragon", "cosmetic", -1, "write-off", "recorded")];
+
 /** Every view of the order page's forms and panels, as `[what, element]`. */
 function views(locale: Locale): [string, ReactNode][] {
   const cannedReasons = { "request-refund": ["玩家误购，道具未使用"], close: ["玩家放弃购买"] };
@@ -196,11 +222,21 @@ function views(locale: Locale): [string, ReactNode][] {
   return [
     ["order facts", h(OrderFacts, { order, tenantName: "方舟", createdAt: at, payment: paymentOf(HISTORY) })],
     ["order facts, unpaid", h(OrderFacts, { order, tenantName: "方舟", createdAt: at, payment: null })],
-    ["order facts, paid by hand", h(OrderFacts, { order, tenantName: "方舟", createdAt: at, payment: { channel: null, actor: "staff:ops@example.com", transactionId: "wx-4200001", at } })],
+    ["order facts, paid by hand", h(OrderFacts, { order, tenantName: "方舟", createdAt: at, payment: paymentOf([{ ...HISTORY[0]!, actor: "staff:ops@example.com" }]) })],
+    [
+      "order facts, honouring a late payment",
+      h(OrderFacts, {
+        order: { ...order, orderNo: `${ORDER_NO}-H7` },
+        tenantName: "方舟",
+        createdAt: at,
+        payment: paymentOf([{ ...HISTORY[0]!, actor: "staff:ops@example.com" }], { orderNo: ORDER_NO, caseId: 7, sentBy: "channel:wechat" }),
+      }),
+    ],
     ["dwell, on time", h(DwellFlag, { state: "paid", stateAt: at, dwell: { secondsInState: 90, maxDwellSeconds: 300, stuck: false } })],
     ["dwell, stuck", h(DwellFlag, { state: "paid", stateAt: at, dwell: { secondsInState: 7_200, maxDwellSeconds: 300, stuck: true } })],
     ["pending approval", h(PendingApprovalBanner, { approval: pendingApproval(approvals)!, canApprove: true })],
     ["refused refunds", h(RefusedRefunds, { refused: refusedRefunds(approvals, HISTORY) })],
+    ["refused refunds, recorded by staff", h(RefusedRefunds, { refused: refusedRefunds([], [{ ...HISTORY[4]!, actor: "staff:ops@example.com" }]) })],
     ...ORDER_STATES.flatMap((state): [string, ReactNode][] => [
       [`next events from ${state}`, h(NextEvents, { state, role: "agent" })],
       [`next events from ${state} for ops`, h(NextEvents, { state, role: "ops" })],
@@ -230,6 +266,7 @@ function views(locale: Locale): [string, ReactNode][] {
     ["repair not found", h(RepairOutcome, { orderNo: ORDER_NO, result: { result: "not-found" } })],
     ...publicErrors(locale).map((error): [string, ReactNode] => [`failure: ${error.code}`, h(FailureNotice, { error, shownFields: new Set<string>() })]),
     ...ORDER_EVENTS.map((event): [string, ReactNode] => [`${event} form`, h(EventDialog, { ...form, events: ORDER_EVENTS, event })]),
+    ["refund form above the approval amount", h(EventDialog, { ...form, events: ORDER_EVENTS, event: "request-refund", refundApproval: { amount: 10_000 }, takeBack: TAKE_BACK })],
     ["grant form", h(GrantDialog, { ...form, sku: "gems-60", pending: 2 })],
     ["repair form", h(RepairDialog, form)],
     ["action buttons", h("div", null, h(EventActions, { ...form, events: ORDER_EVENTS }), h(RepairDeliveryButton, form), h(GrantLineButton, { ...form, sku: "gems-60", pending: 2 }))],
@@ -238,6 +275,7 @@ function views(locale: Locale): [string, ReactNode][] {
     ["note form", h(NoteComposer, { tenant: "fangzhou", orderNo: ORDER_NO, correcting: null, onDone: () => undefined })],
     ["note correction form", h(NoteComposer, { tenant: "fangzhou", orderNo: ORDER_NO, correcting: { id: 41, body: "玩家来电" }, onDone: () => undefined })],
     ["line progress", h(LineProgressList, { lines: LINES })],
+    ["line progress after a refund", h(LineProgressList, { lines: LINES, takeBacks: TAKE_BACKS })],
   ];
 }
 
@@ -285,7 +323,7 @@ describe("the order page in Chinese", () => {
     // The views really rendered their words (a blank render would pass the check above).
     const all = cases.map(([, node]) => wordsOutsideData(render("zh", node))).join(" ");
     for (const phrase of ["已拒绝：明细", "订单已是已关闭", "× 2：会超发", "没有成功：部分输入无效。", "渠道支付交易号", "至少 5 个字符"]) expect(all).toContain(phrase);
-    for (const phrase of ["收回 × 4（退款）", "已被备注 #42 更正", "尝试 8 次后放弃", "已批准，但未能发起退款", "添加内部备注", "更正这条备注"]) expect(all).toContain(phrase);
+    for (const phrase of ["收回 × 4（退款）", "已被备注 #2 更正", "尝试 8 次后放弃", "已批准，但未能发起退款", "添加内部备注", "更正这条备注"]) expect(all).toContain(phrase);
     // The header's facts and flags, who may trigger what, and a message the relay never sent.
     for (const phrase of ["支付流水号", "超过本产品的上限 5 分钟", "无需再次申请", "此订单的退款此前被拒绝过 2 次", "仅限运营和经理", "关闭后无法撤销", "本产品未配置回调地址", "选择常用原因"]) {
       expect(all).toContain(phrase);
@@ -301,6 +339,48 @@ describe("the order page in Chinese", () => {
 });
 
 describe("the order page in English", () => {
+  const words = (node: ReactNode) => render("en", node).replace(/<[^>]*>/g, "").replace(/&#x27;/g, "'");
+  const order = { id: 1, tenantId: "fangzhou", orderNo: `${ORDER_NO}-H7`, playerId: "p-1001", amount: 12_800, currency: "CNY", state: "paid" as const, stateAt: at, version: 3 };
+
+  // Issue 29, item 11.
+  it("names who refused a refund: the channel, or the staff member who recorded it", () => {
+    const staff = words(h(RefusedRefunds, { refused: refusedRefunds([], [{ ...HISTORY[4]!, actor: "staff:ops@example.com" }]) }));
+    expect(staff).toContain("Refusal recorded by staff:ops@example.com in the console (receipt wx-4200001)");
+    expect(staff).not.toContain("channel");
+    const channel = words(h(RefusedRefunds, { refused: refusedRefunds([], [{ ...HISTORY[4]!, actor: "channel:wechat" }]) }));
+    expect(channel).toContain("Refused by the channel wechat (receipt wx-4200001)");
+  });
+
+  // Issue 29, item 16.
+  it("shows an honoured order's channel and links the order its payment reached first", () => {
+    const honoured = render(
+      "en",
+      h(OrderFacts, {
+        order,
+        tenantName: "Fangzhou",
+        createdAt: at,
+        payment: paymentOf([{ ...HISTORY[0]!, actor: "staff:ops@example.com" }], { orderNo: ORDER_NO, caseId: 7, sentBy: "channel:wechat" }),
+      }),
+    );
+    expect(honoured).toMatch(/data-testid="payment-channel"[^>]*>wechat</);
+    expect(honoured.replace(/<[^>]*>/g, "")).toContain("recorded by staff:ops@example.com");
+    expect(honoured).toContain(`href="/orders/fangzhou/${ORDER_NO}"`);
+    expect(honoured.replace(/<[^>]*>/g, "")).toContain(`This order honours a payment that reached order ${ORDER_NO} after it had closed (case #7).`);
+  });
+
+  // Issue 29, item 12 and item 15 (line kinds in the refund form).
+  it("says before Confirm that a refund goes to a manager, and names line kinds", () => {
+    const form = { tenant: "fangzhou", orderNo: ORDER_NO, version: 3, state: "paid" as const, currency: "CNY", cannedReasons: {}, events: ORDER_EVENTS, onClose: () => undefined };
+    const above = words(h(EventDialog, { ...form, event: "request-refund", refundApproval: { amount: 10_000 }, takeBack: TAKE_BACK }));
+    expect(above).toMatch(/This refund is above the product's approval amount of (CN)?¥100\.00: confirming asks a manager to approve it/);
+    expect(above).toContain("Ask a manager to approve");
+    expect(above).toContain("Currency");
+    expect(above).toContain("Cosmetics");
+    const below = words(h(EventDialog, { ...form, event: "request-refund", takeBack: TAKE_BACK }));
+    expect(below).not.toContain("approval amount");
+    expect(below).toContain("Confirm: Request refund");
+  });
+
   // The Playwright specs (e2e/console.spec.ts, e2e/ops.spec.ts) find these words and test ids.
   it("keeps the words the end-to-end specs look for", () => {
     const text = (node: ReactNode) => render("en", node).replace(/<[^>]*>/g, "");

@@ -25,7 +25,7 @@ import { availableEvents } from "@/lib/orders/machine";
 import { paymentOf } from "@/lib/orders/payment";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 import { getOrderPageFacts } from "@/lib/orders/queries/order-page-facts";
-import { pendingApproval, refusedRefunds } from "@/lib/orders/refund-history";
+import { eventsOffered, pendingApproval, refundNeedsApprovalOf, refusedRefunds } from "@/lib/orders/refund-history";
 import { dwellOf } from "@/lib/orders/stuck";
 import { mergeTimeline } from "@/lib/orders/timeline";
 
@@ -50,17 +50,26 @@ export default async function OrderPage({ params }: Props) {
   const t = await getTranslations("orderPage");
 
   const whitelist = CONSOLE_EVENTS[staff.role];
-  const actions = availableEvents(order.state).flatMap((e) => (e.allowed && whitelist.includes(e.event) ? [e.event] : []));
+  const waiting = pendingApproval(detail.approvals);
+  // Legal, whitelisted for the role, and not refused before it is sent (a second refund request).
+  const actions = eventsOffered(
+    availableEvents(order.state).flatMap((e) => (e.allowed && whitelist.includes(e.event) ? [e.event] : [])),
+    waiting,
+  );
   // Compensating grants and repair: ops and up, only while grants are possible at all.
   const canRepair = can(staff.role, "orders:grant") && GRANTABLE_STATES.includes(order.state);
   // Newest first: the latest refund request says where reject-refund (refunding) or a store's reverse-refund (refunded) leads.
   const refundFrom = order.state === "refunding" || order.state === "refunded" ? (detail.transitions.find((tr) => tr.event === "request-refund")?.from ?? null) : null;
-  const waiting = pendingApproval(detail.approvals);
   const refused = refusedRefunds(detail.approvals, detail.transitions);
   // What a refund would take back, for the refund forms: only when the viewer is offered one.
   const takeBack =
     actions.includes("request-refund") || actions.includes("confirm-refund")
       ? { lines: takeBackPreview(detail.lines, facts.takeBackRules), revokeEndpointSet: facts.revokeEndpointSet }
+      : undefined;
+  // Said in the request-refund form before Confirm, by the rule request-refund decides with.
+  const refundApproval =
+    actions.includes("request-refund") && facts.refundApprovalAmount !== null && refundNeedsApprovalOf(order.amount, facts.refundApprovalAmount)
+      ? { amount: facts.refundApprovalAmount }
       : undefined;
 
   return (
@@ -77,7 +86,7 @@ export default async function OrderPage({ params }: Props) {
             <LiveOrder tenant={tenant} orderNo={orderNo} version={order.version} />
           </span>
         </div>
-        <OrderFacts order={order} tenantName={facts.tenantName} createdAt={facts.createdAt} payment={paymentOf(detail.transitions)} />
+        <OrderFacts order={order} tenantName={facts.tenantName} createdAt={facts.createdAt} payment={paymentOf(detail.transitions, facts.paymentOrigin)} />
         <DwellFlag state={order.state} stateAt={order.stateAt} dwell={dwellOf(order.state, facts.secondsInState, facts.thresholds)} />
         {facts.refundWatch ? (
           <div className="mt-4">
@@ -103,8 +112,10 @@ export default async function OrderPage({ params }: Props) {
               events={actions}
               cannedReasons={facts.cannedReasons}
               takeBack={takeBack}
+              refundApproval={refundApproval}
             />
-            {canRepair ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} /> : null}
+            {/* Mounted for ops while repair is not possible, so what a finished repair did stays said. */}
+            {can(staff.role, "orders:grant") ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} hidden={!canRepair} /> : null}
           </div>
           {actions.length === 0 && !canRepair ? <p className="text-sm text-slate-500">{t("noActions")}</p> : null}
         </div>
@@ -118,7 +129,8 @@ export default async function OrderPage({ params }: Props) {
         <h2 className="font-semibold">{t("lines")}</h2>
         <LineProgressList
           lines={detail.lines}
-          actionFor={(line) => (canRepair && line.pending > 0 ? <GrantLineButton tenant={tenant} orderNo={orderNo} sku={line.sku} pending={line.pending} /> : null)}
+          takeBacks={facts.takeBacks}
+          actionFor={(line) => (canRepair ? <GrantLineButton tenant={tenant} orderNo={orderNo} sku={line.sku} pending={line.pending} /> : null)}
         />
       </section>
 

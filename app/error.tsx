@@ -6,8 +6,8 @@ import { ErrorState } from "@/components/errors/error-state";
 // page, without the frame.
 export default function RootError(props: { error: Error & { digest?: string }; reset: () => void }) {
   return (
-    <div className="mx-auto max-w-6xl px-6 py-8">
+    <main className="mx-auto max-w-6xl px-6 py-8">
       <ErrorState {...props} />
-    </div>
+    </main>
   );
 }

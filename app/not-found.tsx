@@ -15,9 +15,9 @@ export default async function NotFound() {
   const staff = await currentStaff().catch(() => null);
   if (!staff) {
     return (
-      <div className="px-6 py-10">
+      <main className="px-6 py-10">
         <NotFoundBody staff={null} />
-      </div>
+      </main>
     );
   }
   return (

@@ -22,7 +22,7 @@ test("audit: a manager finds an ops compensating grant by its actor in the audit
   await dialog.getByLabel(/Quantity/).fill("1");
   await dialog.getByLabel(/Reason/).fill(reason);
   await dialog.getByRole("button", { name: "Confirm" }).click();
-  await expect(dialog.getByRole("status")).toHaveText("Granted 1.");
+  await expect(ops.getByTestId(`grant-outcome-${target.sku}`)).toHaveText("Granted 1.");
   const { rows: ledger } = await db.query(`SELECT quantity, source, reason FROM grants WHERE order_id = $1 AND actor = 'staff:ops@example.com'`, [target.id]);
   expect(ledger).toEqual([{ quantity: 1, source: "console", reason }]);
 

@@ -1,9 +1,10 @@
 import { useLocale, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { SourceName } from "@/components/orders/names";
+import { ExceptionKindName, SourceName } from "@/components/orders/names";
 import type { ActionRow, AuditRow } from "@/lib/audit/queries/audit-row";
 import type { AuditKind } from "@/lib/audit/queries/kinds";
 import { isKnownAction } from "@/lib/audit/queries/kinds";
+import { isResolution } from "@/lib/cases/model";
 import { formatMoney } from "@/lib/format";
 import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
@@ -20,6 +21,11 @@ const KIND_TONE: Readonly<Record<AuditKind, string>> = {
   grant: "bg-emerald-100 text-emerald-900",
   note: "bg-amber-100 text-amber-900",
   approval: "bg-violet-100 text-violet-900",
+  case: "bg-red-100 text-red-900",
+  refund: "bg-orange-100 text-orange-900",
+  "take-back": "bg-rose-100 text-rose-900",
+  "refund-review": "bg-purple-100 text-purple-900",
+  store: "bg-blue-100 text-blue-900",
   bulk: "bg-teal-100 text-teal-900",
   settings: "bg-slate-200 text-slate-900",
   staff: "bg-indigo-100 text-indigo-900",
@@ -72,10 +78,10 @@ function Change({ before, after, money }: { before: unknown; after: unknown; mon
   );
 }
 
-/** The rest of a detail, as compact key: value pairs (data, not words). */
+/** The rest of a detail, as compact key: value pairs (data, not words); empty values say nothing and are left out. */
 function Pairs({ detail, skip }: { detail: Readonly<Record<string, unknown>>; skip: readonly string[] }) {
   const text = Object.entries(detail)
-    .filter(([k]) => !skip.includes(k))
+    .filter(([k, v]) => !skip.includes(k) && v !== null && v !== undefined && v !== "")
     .map(([k, v]) => `${k}: ${show(v)}`)
     .join(" · ");
   return text ? <div className={`${mono} text-slate-600`}>{text.length > 160 ? `${text.slice(0, 159)}…` : text}</div> : null;
@@ -85,11 +91,27 @@ function ActionFact({ row }: { row: ActionRow }) {
   const t = useTranslations("audit.facts");
   const actions = useTranslations("audit.actions");
   const root = useTranslations() as unknown as Translate;
+  const resolutions = useTranslations("cases.resolutions");
   const locale = useLocale();
   const d = row.detail;
   const money = (v: unknown) => (typeof v === "number" && row.currency ? formatMoney(v, row.currency, locale) : show(v));
   let said: ReactNode = null;
   let skip: string[] = ["reason"];
+  if (row.kind === "case" && typeof d.kind === "string") {
+    // A case's kind and the way out chosen, in words; the names stay beside them as data.
+    said = (
+      <>
+        <ExceptionKindName kind={d.kind} />
+        {typeof d.resolution === "string" ? (
+          <>
+            {" · "}
+            {isResolution(d.resolution) ? resolutions(d.resolution) : null} <span className={`${mono} text-slate-500`}>{d.resolution}</span>
+          </>
+        ) : null}
+      </>
+    );
+    skip = ["reason", "kind", "resolution"];
+  }
   switch (row.action) {
     case "approval.requested":
       said = t("approvalRequested", { id: show(d.approvalId), amount: money(d.amount) });

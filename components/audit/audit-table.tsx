@@ -2,7 +2,9 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { Breakable } from "@/components/ui/breakable";
 import { Time } from "@/components/ui/time";
+import { SystemReasonText } from "@/components/orders/timeline-entry";
 import type { AuditRow } from "@/lib/audit/queries/audit-row";
+import { systemReason } from "@/lib/orders/system-reasons";
 import { AuditFact, FactOrigin } from "./audit-fact";
 
 export function orderHref(tenant: string, orderNo: string): string {
@@ -34,6 +36,13 @@ function Subject({ row }: { row: AuditRow }) {
       <Breakable text={target} />
     </span>
   );
+}
+
+/** Why: as a person typed it, or the system's reason in the reader's language. */
+function Reason({ row }: { row: AuditRow }) {
+  const system = systemReason(row.actor, row.reason);
+  if (system) return <SystemReasonText reason={system} />;
+  return row.reason ? <span className="whitespace-pre-wrap break-words">{row.reason}</span> : <span className="text-slate-500">—</span>;
 }
 
 /** The explorer's rows (and the security log's, with `showIp`), newest first. */
@@ -77,7 +86,9 @@ export function AuditTable({ rows, actorHref, showIp = false }: { rows: readonly
                 </div>
               </td>
               {showIp ? <td className="p-3 font-mono text-xs">{row.log === "action" && row.ip ? row.ip : <span className="text-slate-500">—</span>}</td> : null}
-              <td className="min-w-56 p-3 text-slate-800">{row.reason ? <span className="whitespace-pre-wrap break-words">{row.reason}</span> : <span className="text-slate-500">—</span>}</td>
+              <td className="min-w-56 p-3 text-slate-800">
+                <Reason row={row} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -9,6 +9,8 @@ export interface ChartTable {
 /** Where a chart's bars lead: each category's orders in the orders list. */
 export interface ChartLinks {
   readonly label: string;
+  /** Whose chart it is (the product), when the page shows the same chart for several: each navigation landmark needs a name of its own. */
+  readonly scope?: string;
   readonly items: readonly { readonly key: string; readonly text: string; readonly href: string }[];
 }
 
@@ -48,7 +50,7 @@ export function ChartCard({
         {empty ? <p className="flex h-[220px] items-center justify-center rounded border border-dashed border-slate-200 text-sm text-slate-600">{empty}</p> : children}
       </div>
       {links && !empty && links.items.length > 0 ? (
-        <nav aria-label={`${title}: ${links.label}`} className="mt-2 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-xs">
+        <nav aria-label={`${links.scope ? `${links.scope} · ` : ""}${title}: ${links.label}`} className="mt-2 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-xs">
           <span className="text-slate-600">{links.label}</span>
           {links.items.map((l) => (
             <Link key={l.key} href={l.href} className="text-slate-800 underline decoration-slate-300 underline-offset-2 hover:decoration-slate-900">

@@ -57,24 +57,24 @@ export function ErrorState({ error, reset, title, body }: { error: Error & { dig
 
   if (diagnosis === "checking") {
     return (
-      <main role="status" className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-600">
+      <div role="status" className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-600">
         {t("checking")}
-      </main>
+      </div>
     );
   }
   if (diagnosis === "outage") {
     return (
-      <main role="status" aria-live="polite" className="space-y-2 rounded-lg border border-amber-200 bg-amber-50 p-5 text-amber-900">
+      <div role="status" aria-live="polite" className="space-y-2 rounded-lg border border-amber-200 bg-amber-50 p-5 text-amber-900">
         <h1 className="flex items-center gap-2 text-lg font-semibold">
           <span aria-hidden className="size-3 animate-pulse rounded-full bg-amber-500" />
           {t("outageTitle")}
         </h1>
         <p className="text-sm">{t("outageBody", { seconds: RETRY_AFTER_SECONDS })}</p>
-      </main>
+      </div>
     );
   }
   return (
-    <main className="space-y-4">
+    <div className="space-y-4">
       <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
         <h1 className="text-lg font-semibold">{title ?? t("title")}</h1>
         <p className="mt-1 text-sm">{body ?? t("body")}</p>
@@ -83,6 +83,6 @@ export function ErrorState({ error, reset, title, body }: { error: Error & { dig
       <Button disabled={pending} onClick={retry}>
         {t("retry")}
       </Button>
-    </main>
+    </div>
   );
 }

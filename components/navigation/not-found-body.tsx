@@ -14,7 +14,7 @@ export async function NotFoundBody({ staff }: { staff: Staff | null }) {
   const t = await getTranslations("notFound");
   const searches = staff !== null && can(staff.role, "orders:view");
   return (
-    <main className="mx-auto max-w-2xl py-6" data-testid="not-found">
+    <div className="mx-auto max-w-2xl py-6" data-testid="not-found">
       <p className="font-mono text-sm text-slate-500">404</p>
       <h1 className="mt-1 text-2xl font-semibold">{t("title")}</h1>
       <p className="mt-2 text-slate-700">{staff ? t("body") : t("bodySignedOut")}</p>
@@ -40,6 +40,6 @@ export async function NotFoundBody({ staff }: { staff: Staff | null }) {
           </Link>
         )}
       </div>
-    </main>
+    </div>
   );
 }

@@ -13,6 +13,8 @@ import { FailureNotice } from "./action-dialog";
 /** The note being corrected: a correction is a new note that names it (notes are never edited). */
 export interface Correcting {
   readonly id: number;
+  /** Its number on the order (what the timeline calls it); ids run across every order. */
+  readonly number?: number;
   readonly body: string;
 }
 
@@ -53,7 +55,7 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
   return (
     <form ref={form} onSubmit={submit} className="space-y-2 rounded-md border border-amber-200 bg-amber-50/60 p-3" data-testid="note-composer">
       <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
-        {correcting ? t("correctingLabel", { id: correcting.id }) : t("label")}
+        {correcting ? t("correctingLabel", { id: correcting.number ?? correcting.id }) : t("label")}
       </label>
       <textarea
         id={fieldId}

@@ -2,8 +2,10 @@ import { useLocale, useTranslations } from "next-intl";
 import { REINSTATE_GRANT_PREFIX } from "@/lib/orders/grant-decision";
 import { Time } from "@/components/ui/time";
 import { isKnownAction } from "@/lib/audit/queries/kinds";
-import { formatMoney } from "@/lib/format";
+import { isResolution } from "@/lib/cases/model";
+import { formatMoney, wholeUnit } from "@/lib/format";
 import { assertNever } from "@/lib/orders/machine";
+import type { SystemReason } from "@/lib/orders/system-reasons";
 import type { TimelineEntry, TimelineKind } from "@/lib/orders/timeline";
 import { EventName, ExceptionKindName, SourceName, useDescribeProblem } from "./names";
 import { StateBadge } from "./state-badge";
@@ -57,37 +59,61 @@ function Headline({ entry, currency }: { entry: TimelineEntry; currency: string 
     case "exception":
       return (
         <span className={entry.step === "filed" ? "text-red-800" : ""}>
-          {entry.step === "filed" ? t("exceptionFiled") : t("exceptionResolved")} <ExceptionKindName kind={entry.exceptionKind} />
+          {t(`case.${entry.step}`)} <ExceptionKindName kind={entry.exceptionKind} />
         </span>
       );
     case "outbox": {
-      const topic = <span className={mono}>{entry.topic}</span>;
+      const what = t(`outboxTo.${entry.recipient}`);
       switch (entry.delivery) {
         case "delivered":
-          return <span>{t.rich("outboxDelivered", { topic: () => topic, attempts: entry.attempts })}</span>;
+          return <span>{t("outboxDelivered", { what, attempts: entry.attempts })}</span>;
         case "no-webhook":
-          return <span className="text-slate-600">{t.rich("outboxNoWebhook", { topic: () => topic })}</span>;
+          return <span className="text-slate-600">{t("outboxNoWebhook", { what })}</span>;
         case "dead":
-          return <span className="text-red-800">{t.rich("outboxDead", { topic: () => topic, attempts: entry.attempts })}</span>;
+          return <span className="text-red-800">{t("outboxDead", { what, attempts: entry.attempts })}</span>;
         case "retrying":
-          return <span className="text-amber-800">{t.rich("outboxRetrying", { topic: () => topic, attempts: entry.attempts })}</span>;
+          return <span className="text-amber-800">{t("outboxRetrying", { what, attempts: entry.attempts })}</span>;
         case "queued":
-          return <span>{t.rich("outboxQueued", { topic: () => topic })}</span>;
+          return <span>{t("outboxQueued", { what })}</span>;
         default:
           return assertNever(entry.delivery);
       }
     }
     case "note":
-      return <span className="font-medium">{t("note", { id: entry.noteId })}</span>;
+      return <span className="font-medium">{t("note", { number: entry.number })}</span>;
     case "action":
+      // A known action reads as words (with the case's kind when the fact is about a case); the name
+      // itself is in the details. One the code does not know is shown by its name.
+      if (!isKnownAction(entry.action)) return <span className={`${mono} text-slate-600`}>{entry.action}</span>;
       return (
-        <span className="inline-flex flex-wrap items-baseline gap-x-2">
-          {isKnownAction(entry.action) ? <span>{actions(entry.action)}</span> : null}
-          <span className={`${mono} text-slate-500`}>{entry.action}</span>
+        <span className="inline-flex flex-wrap items-baseline gap-x-1">
+          <span>{actions(entry.action)}</span>
+          {typeof entry.detail.kind === "string" && entry.action.startsWith("case.") ? (
+            <>
+              <span aria-hidden>·</span>
+              <ExceptionKindName kind={entry.detail.kind} />
+            </>
+          ) : null}
         </span>
       );
     default:
       return assertNever(entry);
+  }
+}
+
+/** A reason the system wrote (English in the log), in the reader's language. */
+export function SystemReasonText({ reason }: { reason: SystemReason }) {
+  const t = useTranslations("orderPage.timeline.systemReasons");
+  const durations = useTranslations("orders.duration");
+  switch (reason.kind) {
+    case "unpaid-timeout": {
+      const { unit, count } = wholeUnit(reason.seconds);
+      return <>{t("unpaid-timeout", { duration: durations(unit, { count }) })}</>;
+    }
+    case "granted-by-endpoint":
+      return <>{t("granted-by-endpoint")}</>;
+    default:
+      return assertNever(reason);
   }
 }
 
@@ -101,11 +127,20 @@ interface Detail {
 }
 
 /** What the headline leaves out, shown on demand. */
-function details(entry: TimelineEntry, t: ReturnType<typeof useTranslations<"orderPage.timeline">>, money: (minor: number) => string): Detail[] {
-  const pairs = (detail: Readonly<Record<string, unknown>>): Detail[] =>
+function details(
+  entry: TimelineEntry,
+  t: ReturnType<typeof useTranslations<"orderPage.timeline">>,
+  money: (minor: number) => string,
+  resolutionName: (resolution: string) => string,
+): Detail[] {
+  // A fact's stored detail as data, without what the entry already says (the reason, a case's kind
+  // in the headline) and without empty values: "previousOwner: null" tells a reader nothing.
+  const pairs = (detail: Readonly<Record<string, unknown>>, skip: readonly string[] = []): Detail[] =>
     Object.entries(detail)
-      .filter(([k]) => k !== "reason")
-      .map(([k, v]) => ({ label: k, value: typeof v === "string" ? v : JSON.stringify(v), rawLabel: true }));
+      .filter(([k, v]) => k !== "reason" && !skip.includes(k) && v !== null && v !== undefined && v !== "")
+      .map(([k, v]): Detail =>
+        k === "resolution" && typeof v === "string" ? { label: t("resolution"), value: resolutionName(v), as: "text" } : { label: k, value: typeof v === "string" ? v : JSON.stringify(v), rawLabel: true },
+      );
   switch (entry.kind) {
     case "transition":
       // The key says what it is: the channel's payment transaction id for pay, its refund receipt for
@@ -116,7 +151,7 @@ function details(entry: TimelineEntry, t: ReturnType<typeof useTranslations<"ord
     case "approval":
       return entry.step === "approved" || entry.step === "rejected" ? [{ label: t("requestedBy"), value: entry.requestedBy }] : [];
     case "exception":
-      if (entry.step === "resolved") return [];
+      if (entry.step !== "filed") return entry.resolution ? [{ label: t("resolution"), value: resolutionName(entry.resolution), as: "text" }] : [];
       return [
         ...(entry.event ? [{ label: t("event"), value: entry.event, as: "event" as const }] : []),
         ...(entry.bizKey ? [{ label: t("bizKey"), value: entry.bizKey }] : []),
@@ -125,6 +160,7 @@ function details(entry: TimelineEntry, t: ReturnType<typeof useTranslations<"ord
       ];
     case "outbox":
       return [
+        { label: t("topic"), value: entry.topic },
         { label: t("queuedAt"), value: entry.queuedAt, as: "time" },
         { label: t("attempts"), value: entry.attempts, as: "text" },
         // The relay's note on a message it never sent is the headline already, and English.
@@ -133,7 +169,11 @@ function details(entry: TimelineEntry, t: ReturnType<typeof useTranslations<"ord
     case "note":
       return [];
     case "action":
-      return [...(entry.target ? [{ label: t("target"), value: entry.target }] : []), ...pairs(entry.detail)];
+      return [
+        { label: t("action"), value: entry.action },
+        ...(entry.target ? [{ label: t("target"), value: entry.target }] : []),
+        ...pairs(entry.detail, entry.action.startsWith("case.") ? ["kind"] : []),
+      ];
     default:
       return assertNever(entry);
   }
@@ -154,11 +194,12 @@ function DetailValue({ detail }: { detail: Detail }) {
   }
 }
 
-export function TimelineItem({ entry, currency, onCorrect }: { entry: TimelineEntry; currency: string; onCorrect?: ((note: { id: number; body: string }) => void) | undefined }) {
+export function TimelineItem({ entry, currency, onCorrect }: { entry: TimelineEntry; currency: string; onCorrect?: ((note: { id: number; number: number; body: string }) => void) | undefined }) {
   const t = useTranslations("orderPage.timeline");
   const locale = useLocale();
   const icon = ICON[entry.kind];
-  const more = details(entry, t, (minor) => formatMoney(minor, currency, locale));
+  const resolutions = useTranslations("cases.resolutions");
+  const more = details(entry, t, (minor) => formatMoney(minor, currency, locale), (r) => (isResolution(r) ? resolutions(r) : r));
   return (
     <li className="relative pb-4 pl-9 last:pb-0" data-kind={entry.kind} id={entry.kind === "note" ? `note-${entry.noteId}` : undefined}>
       <span className="absolute left-[11px] top-6 h-[calc(100%-1.25rem)] w-px bg-slate-200" aria-hidden />
@@ -186,23 +227,29 @@ export function TimelineItem({ entry, currency, onCorrect }: { entry: TimelineEn
           <div className="flex flex-wrap items-center gap-3 text-xs text-slate-600">
             {entry.correctsId !== null ? (
               <a href={`#note-${entry.correctsId}`} className="underline underline-offset-2">
-                {t("corrects", { id: entry.correctsId })}
+                {t("corrects", { number: entry.correctsNumber ?? "?" })}
               </a>
             ) : null}
-            {entry.correctedBy.map((id) => (
+            {entry.correctedBy.map(({ id, number }) => (
               <a key={id} href={`#note-${id}`} className="text-amber-800 underline underline-offset-2">
-                {t("correctedBy", { id })}
+                {t("correctedBy", { number })}
               </a>
             ))}
             {onCorrect ? (
-              <button type="button" className="underline underline-offset-2 hover:text-slate-900" onClick={() => onCorrect({ id: entry.noteId, body: entry.body })}>
+              <button type="button" className="underline underline-offset-2 hover:text-slate-900" onClick={() => onCorrect({ id: entry.noteId, number: entry.number, body: entry.body })}>
                 {t("correct")}
               </button>
             ) : null}
           </div>
         </div>
       ) : null}
-      {entry.reason ? <p className="mt-1 text-sm text-slate-800">{t("quoted", { reason: entry.reason })}</p> : null}
+      {entry.systemReason ? (
+        <p className="mt-1 text-sm text-slate-800">
+          <SystemReasonText reason={entry.systemReason} />
+        </p>
+      ) : entry.reason ? (
+        <p className="mt-1 text-sm text-slate-800">{t("quoted", { reason: entry.reason })}</p>
+      ) : null}
       {more.length > 0 ? (
         <details className="mt-1 text-xs text-slate-600">
           <summary className="cursor-pointer select-none text-slate-500 hover:text-slate-800">{t("details")}</summary>

@@ -10,6 +10,7 @@ import { logger } from "@/lib/log";
 import { grant, type GrantResult } from "@/lib/orders/grant";
 import type { OrderState } from "@/lib/orders/machine";
 import { recordException } from "@/lib/orders/record-exception";
+import { GRANTED_BY_ENDPOINT_REASON } from "@/lib/orders/system-reasons";
 import { transit } from "@/lib/orders/transit";
 import type { Refusal } from "@/lib/problems";
 import { backoffMs } from "./backoff";
@@ -64,7 +65,7 @@ export type UnrecordedGrant = {
  */
 export async function recordGrant(tenantId: string, orderId: number, request: GrantRequest, pool: pg.Pool): Promise<"granted" | "unrecorded"> {
   const granted = await grant(
-    { orderId, sku: request.sku, quantity: request.quantity, grantId: request.grantId, ...JOB, reason: "granted through the grant endpoint" },
+    { orderId, sku: request.sku, quantity: request.quantity, grantId: request.grantId, ...JOB, reason: GRANTED_BY_ENDPOINT_REASON },
     pool,
   );
   if (granted.result === "applied" || granted.result === "duplicate") return "granted";

@@ -6,6 +6,7 @@ import { getPrisma } from "@/lib/db/prisma";
 import { rows } from "@/lib/db/sql";
 import { logger } from "@/lib/log";
 import { assertNever } from "@/lib/orders/machine";
+import { unpaidTimeoutReason } from "@/lib/orders/system-reasons";
 import type { TransitOutcome } from "@/lib/orders/transit";
 import { transitBatch } from "@/lib/orders/transit-batch";
 import { timeoutCloseKey, withClaimer } from "./claim";
@@ -94,7 +95,7 @@ export async function closeExpiredOrders(options: TimeoutCloseOptions = {}): Pro
           : [];
         counts.skipped += candidates.length - mine.length;
 
-        const reason = `unpaid for more than ${tenant.unpaidTimeoutSeconds} s`;
+        const reason = unpaidTimeoutReason(tenant.unpaidTimeoutSeconds);
         try {
           const { results, busy } = await transitBatch(
             mine.map(({ id }) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
-import { countByKind, mergeTimeline, outboxDelivery, type TimelineSources } from "./timeline";
+import { countByKind, exceptionClosing, mergeTimeline, outboxDelivery, outboxRecipient, type TimelineSources } from "./timeline";
 
 const t = (seconds: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, seconds));
 
@@ -35,7 +35,7 @@ const ORDER: TimelineSources = {
     },
   ],
   allExceptions: [
-    { id: 21, kind: "second-payment", event: "pay", bizKey: "wx-2", amount: 12_800, detail: {}, actor: "channel:wechat", createdAt: t(5), resolvedAt: t(45), resolvedBy: "staff:ops@example.com" },
+    { id: 21, kind: "second-payment", event: "pay", bizKey: "wx-2", amount: 12_800, detail: {}, actor: "channel:wechat", status: "resolved", createdAt: t(5), resolvedAt: t(45), resolvedBy: "staff:ops@example.com" },
   ],
   outbox: [
     { id: 31, topic: "order.transitioned", status: "delivered", attempts: 1, lastError: null, createdAt: t(0), deliveredAt: t(1) },
@@ -84,8 +84,8 @@ describe("mergeTimeline", () => {
     expect(byKey["a:7:decided"]).toMatchObject({ kind: "approval", step: "approved", actor: "staff:manager@example.com", reason: "accidental", requestedBy: "staff:agent@example.com", refusal: null });
     expect(byKey["x:21:resolved"]).toMatchObject({ kind: "exception", step: "resolved", actor: "staff:ops@example.com", exceptionKind: "second-payment" });
     expect(byKey["o:35"]).toMatchObject({ kind: "outbox", actor: null, status: "pending", attempts: 3, lastError: "HTTP 503", queuedAt: t(50) });
-    expect(byKey["n:41"]).toMatchObject({ kind: "note", correctedBy: [42], correctsId: null });
-    expect(byKey["n:42"]).toMatchObject({ kind: "note", correctedBy: [], correctsId: 41 });
+    expect(byKey["n:41"]).toMatchObject({ kind: "note", number: 1, correctedBy: [{ id: 42, number: 2 }], correctsId: null, correctsNumber: null });
+    expect(byKey["n:42"]).toMatchObject({ kind: "note", number: 2, correctedBy: [], correctsId: 41, correctsNumber: 1 });
     expect(byKey["e:53"]).toMatchObject({ kind: "action", action: "settings.updated", reason: "late" });
   });
 
@@ -130,6 +130,61 @@ describe("mergeTimeline", () => {
     expect(outboxDelivery({ status: "pending", attempts: 0, lastError: null })).toBe("queued");
     expect(outboxDelivery({ status: "pending", attempts: 2, lastError: "HTTP 503" })).toBe("retrying");
     expect(outboxDelivery({ status: "dead", attempts: 15, lastError: "HTTP 503" })).toBe("dead");
+  });
+
+  it("tells a dismissed case from a resolved one, with the reason and the way out from the fact that closed it", () => {
+    const filed = { event: null, bizKey: "", amount: null, detail: {}, actor: "system:delivery", createdAt: t(0), resolvedBy: "staff:ops@example.com" };
+    const entries = mergeTimeline({
+      ...EMPTY,
+      allExceptions: [
+        { ...filed, id: 1, kind: "delivery-failed", status: "dismissed", resolvedAt: t(10) },
+        { ...filed, id: 2, kind: "second-payment", status: "resolved", resolvedAt: t(20) },
+        // Reopened after it was dismissed: open again, so nothing closed it (yet).
+        { ...filed, id: 3, kind: "delivery-failed", status: "open", resolvedAt: null },
+      ],
+      auditFacts: [
+        { id: 70, action: "case.dismissed", actor: "staff:ops@example.com", target: "case:1", detail: { caseId: 1, kind: "delivery-failed", resolution: null, reason: "game fixed it by hand" }, at: t(10) },
+        { id: 71, action: "case.resolved", actor: "staff:ops@example.com", target: "case:2", detail: { caseId: 2, kind: "second-payment", resolution: "refund", reason: "paid twice" }, at: t(20) },
+        { id: 72, action: "case.dismissed", actor: "staff:ops@example.com", target: "case:3", detail: { caseId: 3, kind: "delivery-failed", resolution: null, reason: "first try" }, at: t(5) },
+        { id: 73, action: "case.reopened", actor: "system:delivery", target: "case:3", detail: { caseId: 3, kind: "delivery-failed" }, at: t(6) },
+      ],
+    });
+    const byKey = Object.fromEntries(entries.map((e) => [e.key, e]));
+    expect(byKey["x:1:dismissed"]).toMatchObject({ kind: "exception", step: "dismissed", actor: "staff:ops@example.com", reason: "game fixed it by hand", resolution: null });
+    expect(byKey["x:1:resolved"]).toBeUndefined();
+    expect(byKey["x:2:resolved"]).toMatchObject({ kind: "exception", step: "resolved", reason: "paid twice", resolution: "refund" });
+    // The facts that closed cases 1 and 2 are their closing entries; case 3's earlier dismissal and
+    // its reopening stay facts of their own.
+    expect(entries.filter((e) => e.kind === "action").map((e) => e.key)).toEqual(["e:73", "e:72"]);
+    expect(entries.filter((e) => e.key.startsWith("x:3:")).map((e) => e.key)).toEqual(["x:3:filed"]);
+    expect(exceptionClosing({ status: "in-progress", resolvedAt: null })).toBeNull();
+  });
+
+  it("numbers notes per order, whatever their ids across every order", () => {
+    const note = { author: "staff:agent@example.com", body: "b", at: t(0) };
+    const entries = mergeTimeline({ ...EMPTY, notes: [{ ...note, id: 907, correctsId: null }, { ...note, id: 1203, correctsId: 907 }] });
+    expect(entries.map((e) => (e.kind === "note" ? [e.noteId, e.number, e.correctsNumber] : null))).toEqual([
+      [1203, 2, 1],
+      [907, 1, null],
+    ]);
+  });
+
+  it("says who a message goes to: the webhook, the payment channel or the store", () => {
+    const message = { status: "pending", attempts: 2, lastError: "HTTP 503", createdAt: t(0), deliveredAt: null };
+    const entries = mergeTimeline({
+      ...EMPTY,
+      outbox: [
+        { ...message, id: 1, topic: "order.transitioned" },
+        { ...message, id: 2, topic: "refund.requested" },
+        { ...message, id: 3, topic: "store.refund-review-answer" },
+      ],
+    });
+    expect(entries.map((e) => (e.kind === "outbox" ? [e.topic, e.recipient] : null))).toEqual([
+      ["store.refund-review-answer", "store"],
+      ["refund.requested", "channel"],
+      ["order.transitioned", "webhook"],
+    ]);
+    expect(outboxRecipient("order.granted")).toBe("webhook");
   });
 
   it("counts entries per kind for the filter", () => {

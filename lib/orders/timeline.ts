@@ -4,7 +4,9 @@
 // merges them, the component words them.
 import type { OrderEvent, OrderState, Source } from "./machine";
 import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
+import { REVIEW_ANSWER_TOPIC } from "@/lib/stores/reviews/model";
 import type { Refusal } from "@/lib/problems";
+import { systemReason, type SystemReason } from "./system-reasons";
 import type { GrantRecord, TransitionRecord } from "./types";
 
 export interface ApprovalRecord {
@@ -27,6 +29,8 @@ export interface ExceptionRecord {
   readonly amount: number | null;
   readonly detail: Readonly<Record<string, unknown>>;
   readonly actor: string;
+  /** The case's status (lib/cases/model.ts): a closed case was either resolved or dismissed, two different facts. */
+  readonly status: string;
   readonly createdAt: Date;
   readonly resolvedAt: Date | null;
   readonly resolvedBy: string | null;
@@ -82,6 +86,28 @@ export function outboxDelivery(m: Pick<OutboxRecord, "status" | "attempts" | "la
   return m.attempts > 0 ? "retrying" : "queued";
 }
 
+/** How a case (an order_exceptions row) ended, derived once from its status. */
+export type ExceptionClosing = "resolved" | "dismissed";
+
+/** A case's closing step: none while it is open or in progress (a reopened case has no resolvedAt either). */
+export function exceptionClosing(x: Pick<ExceptionRecord, "status" | "resolvedAt">): ExceptionClosing | null {
+  if (x.resolvedAt === null) return null;
+  if (x.status === "dismissed") return "dismissed";
+  return x.status === "resolved" ? "resolved" : null;
+}
+
+/**
+ * Who an outbox message goes to: most are the tenant's webhook, but the relay also carries a
+ * refund request to the payment channel and an answer to a store's refund review — neither is a
+ * webhook, and a reader must not be told it is.
+ */
+export type OutboxRecipient = "webhook" | "channel" | "store";
+
+export function outboxRecipient(topic: string): OutboxRecipient {
+  if (topic === "refund.requested") return "channel";
+  return topic === REVIEW_ANSWER_TOPIC ? "store" : "webhook";
+}
+
 export const TIMELINE_KINDS = ["transition", "grant", "approval", "exception", "outbox", "note", "action"] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -93,6 +119,8 @@ interface EntryBase {
   readonly actor: string | null;
   readonly source: string | null;
   readonly reason: string | null;
+  /** The reason, when the system wrote it (the timeout job's, the coordinator's): worded in the reader's language. */
+  readonly systemReason?: SystemReason | null;
 }
 
 export type TimelineEntry =
@@ -110,7 +138,15 @@ export type TimelineEntry =
       readonly amount: number | null;
       readonly detail: Readonly<Record<string, unknown>>;
     })
-  | (EntryBase & { readonly kind: "exception"; readonly step: "resolved"; readonly exceptionId: number; readonly exceptionKind: string })
+  | (EntryBase & {
+      readonly kind: "exception";
+      /** How the case was closed: resolved (something was done) or dismissed (nothing was, and why). */
+      readonly step: ExceptionClosing;
+      readonly exceptionId: number;
+      readonly exceptionKind: string;
+      /** The way out chosen (lib/cases/model.ts RESOLUTIONS), from the audit fact that closed it; null when dismissed or unknown. */
+      readonly resolution: string | null;
+    })
   | (EntryBase & {
       readonly kind: "outbox";
       readonly messageId: number;
@@ -118,11 +154,22 @@ export type TimelineEntry =
       readonly status: string;
       /** Where the message stands for a reader: a `delivered` row the relay never sent is `no-webhook`. */
       readonly delivery: OutboxDelivery;
+      readonly recipient: OutboxRecipient;
       readonly attempts: number;
       readonly lastError: string | null;
       readonly queuedAt: Date;
     })
-  | (EntryBase & { readonly kind: "note"; readonly noteId: number; readonly body: string; readonly correctsId: number | null; readonly correctedBy: readonly number[] })
+  | (EntryBase & {
+      readonly kind: "note";
+      readonly noteId: number;
+      /** The note's number on this order (1 for its first note): ids run across every order, so a reader is shown this. */
+      readonly number: number;
+      readonly body: string;
+      readonly correctsId: number | null;
+      /** The corrected note's number on this order; null when it corrects nothing. */
+      readonly correctsNumber: number | null;
+      readonly correctedBy: readonly { readonly id: number; readonly number: number }[];
+    })
   | (EntryBase & { readonly kind: "action"; readonly factId: number; readonly action: string; readonly target: string | null; readonly detail: Readonly<Record<string, unknown>> });
 
 /**
@@ -139,6 +186,7 @@ const RANK: Readonly<Record<string, number>> = {
   grant: 3,
   "exception:filed": 4,
   "exception:resolved": 5,
+  "exception:dismissed": 5,
   note: 6,
   action: 7,
   outbox: 8,
@@ -158,10 +206,10 @@ const isRefusal = (value: unknown): value is Refusal => typeof value === "object
 export function mergeTimeline(s: TimelineSources): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   for (const t of s.transitions) {
-    entries.push({ key: `t:${t.id}`, kind: "transition", at: t.at, actor: t.actor, source: t.source, reason: t.reason, event: t.event, from: t.from, to: t.to, bizKey: t.bizKey });
+    entries.push({ key: `t:${t.id}`, kind: "transition", at: t.at, actor: t.actor, source: t.source, reason: t.reason, systemReason: systemReason(t.actor, t.reason), event: t.event, from: t.from, to: t.to, bizKey: t.bizKey });
   }
   for (const g of s.grants) {
-    entries.push({ key: `g:${g.id}`, kind: "grant", at: g.at, actor: g.actor, source: g.source, reason: g.reason, sku: g.sku, quantity: g.quantity, grantId: g.grantId });
+    entries.push({ key: `g:${g.id}`, kind: "grant", at: g.at, actor: g.actor, source: g.source, reason: g.reason, systemReason: systemReason(g.actor, g.reason), sku: g.sku, quantity: g.quantity, grantId: g.grantId });
   }
   // An approval's request and decision are its row; the audit facts that recorded them add what the
   // row does not keep (a refusal as data), and are not shown a second time.
@@ -182,10 +230,28 @@ export function mergeTimeline(s: TimelineSources): TimelineEntry[] {
       entries.push({ key: `a:${a.id}:decided`, kind: "approval", step: a.status, at: a.decidedAt, actor: a.decidedBy, source: "console", reason, approvalId: a.id, requestedBy: a.requestedBy, refusal });
     }
   }
+  // A closed case's row says when and by whom; the audit fact written with it (case.resolved or
+  // case.dismissed, the newest one for that case: a reopened case may have closed before) adds why
+  // and how, and is not shown a second time.
+  const closingFacts = new Map<number, OrderAuditFact>();
+  for (const f of s.auditFacts) {
+    if ((f.action !== "case.resolved" && f.action !== "case.dismissed") || typeof f.detail.caseId !== "number") continue;
+    const x = s.allExceptions.find((e) => e.id === f.detail.caseId);
+    if (!x || f.action !== `case.${exceptionClosing(x)}`) continue;
+    const seen = closingFacts.get(x.id);
+    if (!seen || seen.id < f.id) closingFacts.set(x.id, f);
+  }
+  for (const f of closingFacts.values()) folded.add(f.id);
   for (const x of s.allExceptions) {
     const common = { exceptionId: x.id, exceptionKind: x.kind, source: null };
     entries.push({ ...common, key: `x:${x.id}:filed`, kind: "exception", step: "filed", at: x.createdAt, actor: x.actor, reason: null, event: x.event, bizKey: x.bizKey, amount: x.amount, detail: x.detail });
-    if (x.resolvedAt) entries.push({ ...common, key: `x:${x.id}:resolved`, kind: "exception", step: "resolved", at: x.resolvedAt, actor: x.resolvedBy, reason: null });
+    const closing = exceptionClosing(x);
+    if (closing && x.resolvedAt) {
+      const fact = closingFacts.get(x.id);
+      const reason = fact && typeof fact.detail.reason === "string" ? fact.detail.reason : null;
+      const resolution = closing === "resolved" && fact && typeof fact.detail.resolution === "string" ? fact.detail.resolution : null;
+      entries.push({ ...common, key: `x:${x.id}:${closing}`, kind: "exception", step: closing, at: x.resolvedAt, actor: x.resolvedBy, reason, resolution });
+    }
   }
   for (const m of s.outbox) {
     // One entry per message, where it stands: delivered (at that time), or still queued, retrying or given up.
@@ -200,14 +266,21 @@ export function mergeTimeline(s: TimelineSources): TimelineEntry[] {
       topic: m.topic,
       status: m.status,
       delivery: outboxDelivery(m),
+      recipient: outboxRecipient(m.topic),
       attempts: m.attempts,
       lastError: m.lastError,
       queuedAt: m.createdAt,
     });
   }
+  // Numbered per order, oldest first: "note #1" is this order's first note whatever its row id.
+  const numberOf = new Map([...s.notes].sort((a, b) => a.id - b.id).map((n, i) => [n.id, i + 1]));
   for (const n of s.notes) {
-    const correctedBy = s.notes.filter((c) => c.correctsId === n.id).map((c) => c.id).sort((a, b) => a - b);
-    entries.push({ key: `n:${n.id}`, kind: "note", at: n.at, actor: n.author, source: "console", reason: null, noteId: n.id, body: n.body, correctsId: n.correctsId, correctedBy });
+    const correctedBy = s.notes
+      .filter((c) => c.correctsId === n.id)
+      .map((c) => ({ id: c.id, number: numberOf.get(c.id)! }))
+      .sort((a, b) => a.id - b.id);
+    const correctsNumber = n.correctsId === null ? null : (numberOf.get(n.correctsId) ?? null);
+    entries.push({ key: `n:${n.id}`, kind: "note", at: n.at, actor: n.author, source: "console", reason: null, noteId: n.id, number: numberOf.get(n.id)!, body: n.body, correctsId: n.correctsId, correctsNumber, correctedBy });
   }
   for (const f of s.auditFacts) {
     if (folded.has(f.id)) continue;

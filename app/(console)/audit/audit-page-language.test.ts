@@ -32,6 +32,10 @@ const DETAILS: Readonly<Record<string, Record<string, unknown>>> = {
   "user.updated": { before: { role: "agent", tenantIds: ["fangzhou"] }, after: { role: "ops", tenantIds: ["fangzhou", "xiaoxiao"] } },
   "sign-in.failed": { why: "wrong-password" },
   "sign-in.locked": { scope: "account", failures: 5, windowSeconds: 900, retryAfterSeconds: 840 },
+  // As lib/cases writes them: empty values included.
+  "case.taken": { caseId: 9, kind: "second-payment", previousOwner: null },
+  "case.resolving": { caseId: 9, kind: "second-payment", resolution: "refund", reason: "重复付款" },
+  "case.dismissed": { caseId: 10, kind: "delivery-failed", resolution: null, reason: "已人工补发" },
 };
 
 function actionRow(action: string, i: number): ActionRow {
@@ -88,6 +92,10 @@ const DATA = [
   "agent",
   "ops",
   "b-1",
+  // A case's kind and resolution: contract names, shown in monospace beside their label.
+  "second-payment",
+  "delivery-failed",
+  "refund",
   "CNY",
   "UTC",
   "API",
@@ -126,6 +134,16 @@ describe("the audit explorer and the security log in Chinese", () => {
     for (const phrase of ["收回 × 10（退款）", "更正备注 #4", "申请 #7：退款 ¥128.00", "已批准，但未能发起退款", "共 12 个订单：已补偿 9 个", "密码错误", "锁定", "全部登录"]) {
       expect(all).toContain(phrase);
     }
+  });
+
+  it("offers every kind and action in the filters, and shows a case's facts in words, without empty values", () => {
+    const form = render("en", VIEWS[2]![1]);
+    for (const value of ["case", "refund", "take-back", "refund-review", "store"]) expect(form).toContain(`<option value="${value}">`);
+    for (const value of ["case.dismissed", "case.taken", "refund.requested", "take-back.failed", "refund-review.answered", "store.notification"]) expect(form).toContain(`<option value="${value}">`);
+    const table = render("zh", h(AuditTable, { rows: ROWS, actorHref })).replace(/<[^>]*>/g, " ");
+    expect(table).toContain("工单已驳回");
+    expect(table).toContain("重复支付");
+    expect(table).not.toMatch(/previousOwner|resolution: null/);
   });
 
   it("keeps the English the end-to-end specs look for", () => {

@@ -40,7 +40,7 @@ export default async function AuditPage({ searchParams }: Props) {
   const isFirstPage = !("after" in parsed.position) && !("before" in parsed.position);
 
   return (
-    <main className="space-y-6">
+    <div className="space-y-6">
       <div className="flex flex-wrap items-end gap-4">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold">{t("title")}</h1>
@@ -86,6 +86,6 @@ export default async function AuditPage({ searchParams }: Props) {
           </Suspense>
         </section>
       ) : null}
-    </main>
+    </div>
   );
 }

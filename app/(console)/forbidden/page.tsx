@@ -18,7 +18,7 @@ export default async function ForbiddenPage({ searchParams }: { searchParams: Pr
   const { need } = await searchParams;
   const least = isPermission(need) ? leastRoleWith(need) : undefined;
   return (
-    <main className="mx-auto max-w-2xl py-6" data-testid="forbidden">
+    <div className="mx-auto max-w-2xl py-6" data-testid="forbidden">
       <p className="font-mono text-sm text-slate-500">403</p>
       <h1 className="mt-1 text-2xl font-semibold">{t("title")}</h1>
       <div className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-slate-800">
@@ -32,6 +32,6 @@ export default async function ForbiddenPage({ searchParams }: { searchParams: Pr
           {t("back")}
         </Link>
       </div>
-    </main>
+    </div>
   );
 }

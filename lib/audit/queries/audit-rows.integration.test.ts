@@ -119,6 +119,18 @@ beforeAll(async () => {
   await action(null, "sign-in.succeeded", 36);
   await action("shop-out", "settings.updated", 37);
   await action("shop-b", "bulk.started", 38, { batchId: "b-1", orders: 3, reason: "outage" });
+
+  // Cases, channel refunds, take-backs, refund reviews and store notifications, in a product of their own.
+  await ensureTenant(pool, tenantSpec("shop-c"));
+  const orderC1 = await createOrder(pool, { tenantId: "shop-c", orderNo: "C-1" });
+  const onC1 = { actor: "staff:ops@example.com", order: orderC1 };
+  await action("shop-c", "case.taken", 60, { caseId: 9, kind: "second-payment", previousOwner: null }, onC1);
+  await action("shop-c", "case.resolving", 61, { caseId: 9, kind: "second-payment", resolution: "refund", reason: "paid twice" }, onC1);
+  await action("shop-c", "refund.requested", 62, { refundId: "rf-9", amount: 600 }, onC1);
+  await action("shop-c", "case.dismissed", 63, { caseId: 10, kind: "delivery-failed", resolution: null, reason: "fixed by hand" }, onC1);
+  await action("shop-c", "take-back.failed", 64, { takeBackId: 3 }, { actor: "system:take-backs", order: orderC1 });
+  await action("shop-c", "refund-review.answered", 65, { reviewId: 4 }, onC1);
+  await action("shop-c", "store.notification", 66, { type: "REFUND" }, { actor: "store:appstore", order: orderC1 });
 });
 
 const ALL = [
@@ -175,8 +187,35 @@ describe("listAuditRows", () => {
 
   it("filters by kind: each log, and audit events by what their action is", async () => {
     const byKind = Object.fromEntries(await Promise.all(AUDIT_KINDS.map(async (kind) => [kind, (await everything({ kind })).length] as const)));
-    expect(byKind).toEqual({ transition: 8, grant: 2, note: 3, approval: 1, bulk: 1, settings: 1, staff: 0, apikey: 0, "sign-in": 0, access: 1, audit: 0 });
+    expect(byKind).toEqual({
+      transition: 8,
+      grant: 2,
+      note: 3,
+      approval: 1,
+      case: 0,
+      refund: 0,
+      "take-back": 0,
+      "refund-review": 0,
+      store: 0,
+      bulk: 1,
+      settings: 1,
+      staff: 0,
+      apikey: 0,
+      "sign-in": 0,
+      access: 1,
+      audit: 0,
+    });
     expect(await labels({ kind: "grant" })).toEqual(["shop-a:reversal:gems-60@00:45", "shop-a:grant:gems-60@00:12"]);
+  });
+
+  it("has a kind for the facts of cases, channel refunds, take-backs, refund reviews and stores, and finds each by its name", async () => {
+    const shopC = ["shop-c"];
+    expect(await labels({ kind: "case" }, shopC)).toEqual(["shop-c:case.dismissed@01:03", "shop-c:case.resolving@01:01", "shop-c:case.taken@01:00"]);
+    for (const [kind, name] of [["refund", "refund.requested"], ["take-back", "take-back.failed"], ["refund-review", "refund-review.answered"], ["store", "store.notification"]] as const) {
+      expect((await everything({ kind }, shopC)).map(what)).toEqual([name]);
+    }
+    expect(await labels({ event: "case.dismissed" }, shopC)).toEqual(["shop-c:case.dismissed@01:03"]);
+    expect((await everything({}, shopC)).map((r) => r.kind)).toEqual(["store", "refund-review", "take-back", "case", "refund", "case", "case"]);
   });
 
   it("filters by actor, event, source, tenant, time range and reason across the logs", async () => {

@@ -5,12 +5,15 @@
 // system does). A kind is what a reader filters by; the audit_events kinds come from the action's
 // name, classified here once — the explorer's filter, its table, the security log, the per-actor
 // summary and the CSV all read this table.
-import type { AuditAction } from "@/lib/audit/record";
+import type { AuditAction as StaffAuditAction, CaseAuditAction } from "@/lib/audit/record";
+
+/** Every action name the code writes to audit_events: staff and machine actions, and the facts of cases, refunds, take-backs and stores. */
+export type AuditAction = StaffAuditAction | CaseAuditAction;
 
 export const AUDIT_LOGS = ["transition", "grant", "note", "action"] as const;
 export type AuditLog = (typeof AUDIT_LOGS)[number];
 
-export const ACTION_KINDS = ["approval", "bulk", "settings", "staff", "apikey", "sign-in", "access", "audit"] as const;
+export const ACTION_KINDS = ["approval", "case", "refund", "take-back", "refund-review", "store", "bulk", "settings", "staff", "apikey", "sign-in", "access", "audit"] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 export const AUDIT_KINDS = ["transition", "grant", "note", ...ACTION_KINDS] as const;
@@ -50,6 +53,33 @@ export const ACTION_KIND: Readonly<Record<AuditAction, ActionKind>> = {
   "view.deleted": "settings",
   // Who took which slice of data out of the system, like the audit log's own export.
   "orders.exported": "audit",
+  // Cases (order_exceptions worked by people): who took, assigned, resolved, dismissed or reopened one.
+  "case.taken": "case",
+  "case.assigned": "case",
+  "case.resolving": "case",
+  "case.resolved": "case",
+  "case.dismissed": "case",
+  "case.reopened": "case",
+  "case.honoured": "case",
+  // Refunds we asked a payment channel for, and what became of them.
+  "refund.requested": "refund",
+  "refund.sent": "refund",
+  "refund.resent": "refund",
+  "refund.confirmed": "refund",
+  "refund.failed": "refund",
+  // The worker's calls to the game for goods a refund took back (or a reversed refund gave back).
+  "take-back.done": "take-back",
+  "take-back.failed": "take-back",
+  "take-back.retried": "take-back",
+  // Answers to a store's refund review.
+  "refund-review.answered": "refund-review",
+  "refund-review.sent": "refund-review",
+  "refund-review.failed": "refund-review",
+  "refund-review.expired": "refund-review",
+  // What the App Store and Google Play told us, and the Voided Purchases poll.
+  "store.notification": "store",
+  "store.notification-refused": "store",
+  "store.voided-purchases-polled": "store",
 };
 
 export const KNOWN_ACTIONS = Object.keys(ACTION_KIND) as AuditAction[];

@@ -34,7 +34,7 @@ export default async function SecurityLogPage({ searchParams }: Props) {
   const who = (actor: string) => `/admin/security${securityQuery(raw, { who: actor })}`;
 
   return (
-    <main className="space-y-6">
+    <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">{t("title")}</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
@@ -57,6 +57,6 @@ export default async function SecurityLogPage({ searchParams }: Props) {
         )}
         <PageLinks page={page} isFirstPage={isFirstPage} href={(extra) => `/admin/security${securityQuery(raw, extra)}`} />
       </section>
-    </main>
+    </div>
   );
 }

@@ -27,7 +27,7 @@ export default async function StaffUsersPage() {
     return isChange(name) ? t(`users.changes.${name}`) : action;
   };
   return (
-    <main>
+    <div>
       <div className="flex items-center gap-4">
         <div>
           <h1 className="text-2xl font-semibold">{t("users.title")}</h1>
@@ -95,6 +95,6 @@ export default async function StaffUsersPage() {
           </tbody>
         </table>
       )}
-    </main>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 export default async function OrdersLoading() {
   const t = await getTranslations("orders");
   return (
-    <main className="space-y-6" aria-busy="true">
+    <div className="space-y-6" aria-busy="true">
       <div>
         <h1 className="text-2xl font-semibold">{t("title")}</h1>
         <p className="mt-1 text-sm text-slate-500" role="status">
@@ -23,6 +23,6 @@ export default async function OrdersLoading() {
           </div>
         ))}
       </div>
-    </main>
+    </div>
   );
 }

@@ -38,7 +38,7 @@ export default async function StaffUserPage({ params }: { params: Promise<{ id: 
   const isSelf = user.id === staff.id;
 
   return (
-    <main className="space-y-8">
+    <div className="space-y-8">
       <div>
         <Link href="/admin/users" className="text-sm underline">
           {t("backToStaff")}
@@ -75,6 +75,6 @@ export default async function StaffUserPage({ params }: { params: Promise<{ id: 
         </h2>
         <ResetPasswordForm id={user.id} email={user.email} isSelf={isSelf} minPasswordLength={MIN_PASSWORD_LENGTH} />
       </section>
-    </main>
+    </div>
   );
 }

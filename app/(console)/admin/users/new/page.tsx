@@ -21,7 +21,7 @@ export default async function NewStaffUserPage() {
   // Offered: only what this admin may hand out (the action and createStaffUser refuse the rest).
   const tenants = await listTenantChoices(by);
   return (
-    <main className="space-y-6">
+    <div className="space-y-6">
       <div>
         <Link href="/admin/users" className="text-sm underline">
           {t("backToStaff")}
@@ -30,6 +30,6 @@ export default async function NewStaffUserPage() {
         <p className="mt-1 text-sm text-slate-600">{t("newUser.subtitle")}</p>
       </div>
       <CreateUserForm tenants={tenants} roles={grantableRoles(by)} minPasswordLength={MIN_PASSWORD_LENGTH} />
-    </main>
+    </div>
   );
 }

@@ -72,7 +72,7 @@ export default async function PlayerPage({ params, searchParams }: Props) {
   const watch = refundWatch(product?.settings?.refundWatchPercent ?? null, summary.money);
 
   return (
-    <main className="space-y-6">
+    <div className="space-y-6">
       <header className="rounded-lg border border-slate-200 bg-white p-5">
         <p className="text-sm text-slate-500">{t("kicker")}</p>
         <div className="mt-1 flex flex-wrap items-center gap-2">
@@ -280,7 +280,7 @@ export default async function PlayerPage({ params, searchParams }: Props) {
           ) : null}
         </nav>
       </section>
-    </main>
+    </div>
   );
 }
 

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
-import { useState, useTransition, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/auth/action";
@@ -43,6 +43,11 @@ export function SettingsForm({ updatedAt, testId, onSubmit, children }: Settings
       setInputsKey(updatedAt);
     }
   }
+  // Brought into view when it changes: a Save pressed at the bottom edge of the window would leave it just below.
+  const said = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (outcome) said.current?.scrollIntoView({ block: "nearest" });
+  }, [outcome]);
   const fieldError = (name: string) => (outcome?.kind === "error" ? outcome.error.fields?.[name]?.[0] : undefined);
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -55,34 +60,38 @@ export function SettingsForm({ updatedAt, testId, onSubmit, children }: Settings
   }
 
   const stale = outcome?.kind === "error" && outcome.error.code === "conflict";
+  // The outcome stands under the Save button that was just pressed: above a long form it would be
+  // off screen, and the person would not know whether it saved.
   return (
     <div className="space-y-3" data-testid={testId}>
-      {outcome?.kind === "saved" ? <Alert tone="success">{t("saved")}</Alert> : null}
-      {outcome?.kind === "unchanged" ? <Alert>{t("unchanged")}</Alert> : null}
-      {outcome?.kind === "error" ? (
-        <Alert tone="error">
-          {outcome.error.code === "invalid-input" ? t("invalid") : outcome.error.message}
-          {stale ? (
-            <Button
-              variant="secondary"
-              className="ml-3 px-2 py-1 text-xs"
-              onClick={() => {
-                setOutcome(null);
-                setAwaitingFresh(true);
-                router.refresh();
-              }}
-            >
-              {t("showCurrent")}
-            </Button>
-          ) : null}
-        </Alert>
-      ) : null}
       <form key={inputsKey} onSubmit={submit} noValidate aria-busy={pending} className="space-y-4">
         {children({ fieldError, pending })}
         <Button type="submit" disabled={pending}>
           {pending ? t("saving") : t("save")}
         </Button>
       </form>
+      <div ref={said}>
+        {outcome?.kind === "saved" ? <Alert tone="success">{t("saved")}</Alert> : null}
+        {outcome?.kind === "unchanged" ? <Alert>{t("unchanged")}</Alert> : null}
+        {outcome?.kind === "error" ? (
+          <Alert tone="error">
+            {outcome.error.code === "invalid-input" ? t("invalid") : outcome.error.message}
+            {stale ? (
+              <Button
+                variant="secondary"
+                className="ml-3 px-2 py-1 text-xs"
+                onClick={() => {
+                  setOutcome(null);
+                  setAwaitingFresh(true);
+                  router.refresh();
+                }}
+              >
+                {t("showCurrent")}
+              </Button>
+            ) : null}
+          </Alert>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -31,7 +31,8 @@ export function TakeBackRulesForm({ tenant, updatedAt, rules, revokeEndpointUrl 
     >
       {({ fieldError }) => (
         <div className="space-y-4">
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {/* Two columns at most: four left each select narrower than its longest rule's name. */}
+          <div className="grid gap-4 sm:grid-cols-2">
             {LINE_KINDS.map((kind) => (
               <Field key={kind} label={names(`kinds.${kind}`)} machineName={kind} htmlFor={`${id}-${kind}`} error={fieldError(kind)}>
                 {/* Only the rules this kind may take: a cosmetic or an item has no balance to owe. */}

@@ -3,11 +3,25 @@
 // (reasonInput), so a setting can never make a meaningless reason one click away. Pure: shared by
 // the settings form, its action and the order page.
 import { z } from "zod";
+import { rolesTriggering } from "@/lib/auth/permissions";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH, reasonInput } from "@/lib/orders/console-event";
+import { CASE_REASON_KINDS, type CaseReasonKind } from "@/lib/cases/reason-kinds";
 import { ORDER_EVENTS, type OrderEvent } from "@/lib/orders/machine";
 import { because } from "@/lib/validation";
 
-export type CannedReasons = Readonly<Partial<Record<OrderEvent, readonly string[]>>>;
+/** An order event's list, or a case action's (lib/cases/reason-kinds.ts). */
+export type CannedReasonKey = OrderEvent | CaseReasonKind;
+export type CannedReasons = Readonly<Partial<Record<CannedReasonKey, readonly string[]>>>;
+
+/**
+ * The events that take canned reasons: those some role may send from the console (the whitelist in
+ * lib/auth/permissions.ts). A store's reverse-refund is sent by the store alone, so a list of reasons
+ * for it would be offered nowhere.
+ */
+export const CANNED_REASON_EVENTS: readonly OrderEvent[] = ORDER_EVENTS.filter((event) => rolesTriggering(event).length > 0);
+
+/** Every list a product can keep: the events', then the case actions' (resolve, dismiss, assign, record how a channel was told). */
+export const CANNED_REASON_KEYS: readonly CannedReasonKey[] = [...CANNED_REASON_EVENTS, ...CASE_REASON_KINDS];
 
 /** More than this and picking one is slower than typing; a select of 50 reasons helps nobody. */
 export const MAX_CANNED_REASONS = 12;
@@ -21,8 +35,8 @@ export const storedCannedReasons = z
   .record(z.string(), z.unknown())
   .catch({})
   .transform((stored): CannedReasons => {
-    const clean: Partial<Record<OrderEvent, string[]>> = {};
-    for (const event of ORDER_EVENTS) {
+    const clean: Partial<Record<CannedReasonKey, string[]>> = {};
+    for (const event of CANNED_REASON_KEYS) {
       const list = stored[event];
       if (!Array.isArray(list)) continue;
       const reasons = list.flatMap((r) => (reasonInput.safeParse(r).success ? [String(r).trim()] : []));

@@ -10,6 +10,7 @@ import { RefundReviewsForm } from "@/components/settings/refund-reviews-form";
 import { RefundWatchForm } from "@/components/settings/refund-watch-form";
 import { TakeBackRulesForm } from "@/components/settings/take-back-rules-form";
 import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
+import { WebhookForm } from "@/components/settings/webhook-form";
 import { requireStaff } from "@/lib/auth/page";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
 
@@ -30,7 +31,7 @@ export default async function SettingsPage() {
   const t = await getTranslations("settings");
   const tenants = await listTenantSettings(staff.tenantIds);
   return (
-    <main className="space-y-8">
+    <div className="space-y-8">
       <div>
         <h1 className="text-2xl font-semibold">{t("title")}</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
@@ -45,7 +46,8 @@ export default async function SettingsPage() {
             <span className="font-mono text-xs text-slate-500">{s.tenantId}</span>
             <span className="text-xs text-slate-500">{s.currency}</span>
             <span className="ml-auto text-xs text-slate-500">
-              {s.lastChange ? t("lastChange", { actor: s.lastChange.actor, at: utc(s.lastChange.at) }) : t("neverChanged")}
+              {/* The person, as the stale-form refusal names them: the "staff:" kind is no word to read. */}
+              {s.lastChange ? t("lastChange", { actor: s.lastChange.actor.replace(/^staff:/, ""), at: utc(s.lastChange.at) }) : t("neverChanged")}
             </span>
           </header>
           <div className="grid gap-8 p-6 lg:grid-cols-5">
@@ -82,6 +84,12 @@ export default async function SettingsPage() {
             <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("takeBack.description")}</p>
             <TakeBackRulesForm tenant={s.tenantId} updatedAt={s.updatedAt} rules={s.takeBackRules} revokeEndpointUrl={s.revokeEndpointUrl} />
           </div>
+          {/* Linked to from a case whose refund could not be sent for want of a webhook (#webhook-<tenant>). */}
+          <div id={`webhook-${s.tenantId}`} className="scroll-mt-4 border-t border-slate-100 p-6">
+            <h3 className="font-medium">{t("webhook.title")}</h3>
+            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t.rich("webhook.description", { topic: (chunks) => <code className="font-mono">{chunks}</code> })}</p>
+            <WebhookForm tenant={s.tenantId} updatedAt={s.updatedAt} webhookUrl={s.webhookUrl} />
+          </div>
           <div className="border-t border-slate-100 p-6">
             <h3 className="font-medium">{t("appleStore.title")}</h3>
             <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("appleStore.description", { url: `/api/v1/stores/apple/notifications/${s.tenantId}` })}</p>
@@ -108,6 +116,6 @@ export default async function SettingsPage() {
           </div>
         </section>
       ))}
-    </main>
+    </div>
   );
 }

@@ -4,14 +4,13 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
-import { ORDER_EVENTS, type OrderEvent } from "@/lib/orders/machine";
-import { cannedReasonsText, type CannedReasons } from "@/lib/settings/canned-reasons";
+import { CANNED_REASON_KEYS, cannedReasonsText, type CannedReasonKey, type CannedReasons } from "@/lib/settings/canned-reasons";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
 import { settingsFormInput } from "./settings-input";
 
 // One textarea per event, named after it: a problem with a line reports under that event's field.
 const input = settingsFormInput.extend(
-  Object.fromEntries(ORDER_EVENTS.map((event) => [event, cannedReasonsText.optional()])) as Record<OrderEvent, z.ZodOptional<typeof cannedReasonsText>>,
+  Object.fromEntries(CANNED_REASON_KEYS.map((event) => [event, cannedReasonsText.optional()])) as Record<CannedReasonKey, z.ZodOptional<typeof cannedReasonsText>>,
 );
 
 export type UpdateCannedReasonsInput = z.input<typeof input>;
@@ -20,7 +19,7 @@ export type UpdateCannedReasonsInput = z.input<typeof input>;
 export const updateCannedReasons = defineAction(
   { name: "settings.update-canned-reasons", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const value: CannedReasons = Object.fromEntries(ORDER_EVENTS.flatMap((event) => (v[event]?.length ? [[event, v[event]]] : [])));
+    const value: CannedReasons = Object.fromEntries(CANNED_REASON_KEYS.flatMap((event) => (v[event]?.length ? [[event, v[event]]] : [])));
     const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "canned_reasons", value }, actor);
     if (result.status === "saved") revalidatePath("/settings");
     return result;

@@ -4,23 +4,11 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
+import { endpointUrlAllowed } from "@/lib/settings/endpoint-url";
 import { LINE_KINDS, RULES_FOR_KIND, ruleAllowed, TAKE_BACK_RULES } from "@/lib/orders/take-back";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
 import { because } from "@/lib/validation";
 import { settingsFormInput } from "./settings-input";
-
-// The game's revoke endpoint is called with the tenant's signed requests: https only, so neither the
-// revocation nor its signature crosses the network in clear. Plain http is allowed to this machine
-// alone (the demo's simulated game listens on 127.0.0.1). No credentials in the URL: it is shown on
-// the settings page and copied into the audit row.
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1"]);
-
-function endpointUrlAllowed(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const url = new URL(text);
-  if (url.username !== "" || url.password !== "") return false;
-  return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
-}
 
 const rule = z.enum(TAKE_BACK_RULES, because({ kind: "invalid-choice", options: [...TAKE_BACK_RULES] }));
 
@@ -35,7 +23,7 @@ const input = settingsFormInput
       .string()
       .trim()
       .max(2048, because({ kind: "too-long", max: 2048 }))
-      .refine((v) => v === "" || endpointUrlAllowed(v), because({ kind: "invalid-format" }))
+      .refine((v) => v === "" || endpointUrlAllowed(v), because({ kind: "endpoint-url" }))
       .transform((v) => (v === "" ? null : v)),
   })
   .superRefine((v, ctx) => {

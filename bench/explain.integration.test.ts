@@ -13,6 +13,7 @@ import { securityPageQuery } from "@/lib/audit/queries/security-rows";
 import { CASE_FILTERS } from "@/lib/cases/filters";
 import { loadCaseQueue } from "@/lib/cases/queries/case-queue";
 import { caseCounts } from "@/lib/cases/queries/case-counts";
+import { unsentRefundCounts } from "@/lib/cases/queries/unsent-refunds";
 import { getPool } from "@/lib/db/pool";
 import { preparedStatements } from "@/lib/db/sql";
 import "@/lib/api/keys";
@@ -153,6 +154,8 @@ describe("case queue statements read the active cases through their partial inde
   const calls: [string, () => Promise<unknown>][] = [
     ...CASE_FILTERS.map((filter) => [`queue, ${filter}`, () => loadCaseQueue(SCOPE, { filter, viewer })] as [string, () => Promise<unknown>]),
     ["overview counts", () => caseCounts(SCOPE)],
+    // Issue 29: refunds that have not reached the channel, reached through the active cases.
+    ["overview unsent refunds", () => unsentRefundCounts(SCOPE)],
   ];
 
   it("the seed has active cases, some of them ops', to plan for", async () => {

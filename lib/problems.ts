@@ -74,6 +74,16 @@ export type RequestProblem =
   | { readonly kind: "case-closed"; readonly status: "resolved" | "dismissed"; readonly by: string | null }
   /** A refund of this case is with the channel: nothing else until it answers. */
   | { readonly kind: "case-awaiting-refund"; readonly refundId: string }
+  /** A refund of this case has not reached the channel, and why (lib/cases/refund-reach.ts): resend it or record that the channel was told. */
+  | { readonly kind: "case-refund-not-sent"; readonly refundId: string; readonly why: "no-webhook" | "gave-up" | "no-message" }
+  /** A refund of this case is still with the outbox relay, on its way to the channel. */
+  | { readonly kind: "case-refund-sending"; readonly refundId: string }
+  /** The refund is not in a state this action is for (resend or record-told once the channel has it). */
+  | { readonly kind: "refund-not-actionable"; readonly refundId: string }
+  /** Resend needs a webhook to carry it: the product has none. */
+  | { readonly kind: "refund-needs-webhook"; readonly refundId: string }
+  /** Only these roles work cases (take, assign, resolve): the viewer's role is not among them. */
+  | { readonly kind: "cases-not-for-role"; readonly roles: readonly Role[] }
   /** The resolution is not possible for this case now (its kind, the order's state, the money left). */
   | { readonly kind: "resolution-not-offered"; readonly resolution: string }
   | { readonly kind: "dismiss-not-for-role"; readonly roles: readonly Role[] }
@@ -114,6 +124,10 @@ export type FieldProblem =
   | { readonly kind: "invalid-email" }
   | { readonly kind: "invalid-choice"; readonly options: readonly string[] }
   | { readonly kind: "invalid-format" }
+  /** A URL we will call (the game's revoke endpoint): a full https address, no credentials in it. */
+  | { readonly kind: "endpoint-url" }
+  /** The webhook the outbox relay posts to: the same rule as endpoint-url, said with a webhook's example. */
+  | { readonly kind: "webhook-url" }
   | { readonly kind: "invalid-date" }
   | { readonly kind: "date-range-reversed" }
   | { readonly kind: "money-format" }

@@ -3,12 +3,16 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { SearchBox } from "@/components/search/search-box";
+import { ReviewDeadlineCard } from "@/components/refund-reviews/deadline-card";
+import { UnsentRefundsCard } from "@/components/cases/unsent-refunds-card";
 import { requireStaff } from "@/lib/auth/page";
 import { can } from "@/lib/auth/permissions";
 import { caseCounts } from "@/lib/cases/queries/case-counts";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { stateCounts } from "@/lib/orders/queries/state-counts";
-import { pendingApprovalCounts, stuckCounts, type CappedCount } from "@/lib/overview/attention-counts";
+import { stuckByState, stuckCounts, sumCounts, type CappedCount } from "@/lib/orders/queries/stuck-counts";
+import { STUCK_STATES } from "@/lib/orders/stuck";
+import { pendingApprovalCounts } from "@/lib/overview/attention-counts";
 import { ordersHref } from "@/lib/views/view-filters";
 
 export const dynamic = "force-dynamic";
@@ -38,11 +42,12 @@ export default async function HomePage() {
   const c = await getTranslations("cases.overview");
   const t = await getTranslations("overview");
   const states = await getTranslations("state");
-  const stuckTotal = sum(Object.values(stuck).map((s) => s.count));
-  const stuckMore = Object.values(stuck).some((s) => s.more);
+  const stuckTotal = sumCounts(stuck.map((p) => p.total));
+  const stuckPerState = stuckByState(stuck);
+  const stuckOf = (tenantId: string) => stuck.find((p) => p.tenantId === tenantId)?.total ?? { count: 0, more: false };
   const approvalTotal = sum(Object.values(approvals));
   return (
-    <main className="space-y-6">
+    <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">{t("title")}</h1>
         <p className="mt-1 text-sm text-slate-600">{t("subtitle")}</p>
@@ -60,12 +65,16 @@ export default async function HomePage() {
           {t("attention")}
         </h2>
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="overview-attention">
-          <Link href={ordersHref({ stuck: true })} className={`${CARD} ${stuckTotal > 0 ? "border-red-200" : "border-slate-200"}`} data-testid="overview-stuck">
+          <Link href={ordersHref({ stuck: true })} className={`${CARD} ${stuckTotal.count > 0 ? "border-red-200" : "border-slate-200"}`} data-testid="overview-stuck">
             <span className="block text-sm text-slate-600">{t("stuck")}</span>
-            <span className={`mt-1 block text-2xl font-semibold tabular-nums ${stuckTotal > 0 ? "text-red-700" : ""}`}>
-              <Count value={{ count: stuckTotal, more: stuckMore }} />
+            <span className={`mt-1 block text-2xl font-semibold tabular-nums ${stuckTotal.count > 0 ? "text-red-700" : ""}`} data-testid="overview-stuck-count">
+              <Count value={stuckTotal} />
             </span>
             <span className="mt-1 block text-xs text-slate-500">{t("stuckHint")}</span>
+            {/* What the number is made of, in the queues' words (one tab per state there). */}
+            <span className="mt-1 block text-xs text-slate-600" data-testid="overview-stuck-states">
+              {STUCK_STATES.map((state) => `${states(state)} ${countText(stuckPerState[state])}`).join(" · ")}
+            </span>
           </Link>
           {can(staff.role, "refunds:approve") ? (
             <Link href="/approvals" className={`${CARD} border-slate-200`} data-testid="overview-approvals">
@@ -87,6 +96,8 @@ export default async function HomePage() {
             </span>
             <span className="mt-1 block text-xs text-slate-500">{c("hint", { open: cases.open.total })}</span>
           </Link>
+          <ReviewDeadlineCard tenantIds={staff.tenantIds} />
+          <UnsentRefundsCard tenantIds={staff.tenantIds} />
         </div>
       </section>
 
@@ -141,10 +152,10 @@ export default async function HomePage() {
                   <td className="p-3 text-right tabular-nums">
                     <Link
                       href={ordersHref({ tenant: tenant.tenantId, stuck: true })}
-                      className={`${CELL_LINK} ${(stuck[tenant.tenantId]?.count ?? 0) > 0 ? "font-medium text-red-700" : ""}`}
+                      className={`${CELL_LINK} ${stuckOf(tenant.tenantId).count > 0 ? "font-medium text-red-700" : ""}`}
                       data-testid={`overview-stuck-${tenant.tenantId}`}
                     >
-                      <Count value={stuck[tenant.tenantId] ?? { count: 0, more: false }} />
+                      <Count value={stuckOf(tenant.tenantId)} />
                     </Link>
                   </td>
                 </tr>
@@ -153,17 +164,16 @@ export default async function HomePage() {
           </table>
         </div>
       )}
-    </main>
+    </div>
   );
 }
 
+function countText(value: CappedCount): string {
+  return `${value.count.toLocaleString("en-US")}${value.more ? "+" : ""}`;
+}
+
 function Count({ value }: { value: CappedCount }) {
-  return (
-    <>
-      {value.count.toLocaleString("en-US")}
-      {value.more ? "+" : ""}
-    </>
-  );
+  return <>{countText(value)}</>;
 }
 
 async function ApprovalsCard({ total }: { total: number }) {

@@ -7,7 +7,7 @@ import { personOf } from "@/lib/cases/offers";
 import type { Assignee } from "@/lib/cases/queries/assignees";
 import type { CaseView } from "@/lib/cases/view";
 import { CaseActions } from "./case-actions";
-import { CaseExplanationText, CaseStatusBadge, Owner, ResolutionName, Sla, useMoney } from "./case-text";
+import { CaseExplanationText, CaseStatusBadge, Owner, RefundLine, ResolutionName, Sla } from "./case-text";
 
 /**
  * One case as the order page shows it: what happened in plain words, where it stands (status, owner,
@@ -15,8 +15,6 @@ import { CaseExplanationText, CaseStatusBadge, Owner, ResolutionName, Sla, useMo
  */
 export function CaseCard({ view, assignees, me }: { view: CaseView; assignees: readonly Assignee[]; me: string }) {
   const t = useTranslations("cases.card");
-  const refundStatus = useTranslations("cases.refundStatus");
-  const money = useMoney();
   const active = isActive(view.status);
   return (
     <article
@@ -44,8 +42,8 @@ export function CaseCard({ view, assignees, me }: { view: CaseView; assignees: r
       {view.refunds.length > 0 ? (
         <ul className="mt-2 space-y-0.5 text-xs text-slate-700">
           {view.refunds.map((r) => (
-            <li key={r.refundId} data-testid={`case-refund-${r.refundId}`}>
-              {t("refund", { refundId: r.refundId, amount: money(r.amount, view.currency), status: refundStatus(r.status) })}
+            <li key={r.refundId}>
+              <RefundLine refund={r} currency={view.currency} testId={`case-refund-${r.refundId}`} />
             </li>
           ))}
         </ul>

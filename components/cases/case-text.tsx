@@ -1,6 +1,7 @@
 import { useLocale, useTranslations } from "next-intl";
-import { describeCase } from "@/lib/cases/describe-case";
+import { describeCase, describeRefundReach } from "@/lib/cases/describe-case";
 import type { CaseExplanation } from "@/lib/cases/explain";
+import type { CaseRefundView } from "@/lib/cases/view";
 import { isCaseStatus, isResolution, type CaseStatus } from "@/lib/cases/model";
 import { personOf } from "@/lib/cases/offers";
 import type { Translate } from "@/lib/i18n/describe-problem";
@@ -66,4 +67,20 @@ export function Sla({ dueInSeconds, active }: { dueInSeconds: number; active: bo
 export function ResolutionName({ resolution }: { resolution: string }) {
   const t = useTranslations("cases.resolutions");
   return isResolution(resolution) ? <>{t(resolution)}</> : <span className="font-mono text-xs">{resolution}</span>;
+}
+
+/**
+ * A refund of a case and where it stands: "Refund rf-…: ¥18.00, not sent to the payment channel:
+ * this product has no webhook configured". Red while it has not reached the channel.
+ */
+export function RefundLine({ refund, currency, testId }: { refund: CaseRefundView; currency: string; testId: string }) {
+  const t = useTranslations();
+  const card = useTranslations("cases.card");
+  const money = useMoney();
+  const where = describeRefundReach(refund.reach, refund.status, t as unknown as Translate);
+  return (
+    <span className={refund.reach.kind === "not-sent" ? "text-red-800" : ""} data-testid={testId} data-reach={refund.reach.kind}>
+      {card("refund", { refundId: refund.refundId, amount: money(refund.amount, currency), status: where })}
+    </span>
+  );
 }

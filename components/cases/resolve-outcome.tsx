@@ -16,8 +16,10 @@ export function ResolveOutcome({ outcome, tenant }: { outcome: ResolveCaseOutcom
   switch (outcome.result) {
     case "duplicate":
       return <Alert>{t("duplicate")}</Alert>;
-    case "refund-requested":
-      return <Alert tone="success">{t("refundRequested", { refundId: outcome.refundId, amount: money(outcome.amount, outcome.currency) })}</Alert>;
+    case "refund-requested": {
+      const values = { refundId: outcome.refundId, amount: money(outcome.amount, outcome.currency) };
+      return outcome.webhookSet ? <Alert tone="success">{t("refundRequested", values)}</Alert> : <Alert tone="warning">{t("refundNotSent", values)}</Alert>;
+    }
     case "honoured":
       return (
         <Alert tone="success">

@@ -1,9 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { CaseActions } from "@/components/cases/case-actions";
-import { CaseExplanationText, CaseStatusBadge, Owner, Sla } from "@/components/cases/case-text";
+import { CaseNoticeArea } from "@/components/cases/case-notice";
+import { CaseExplanationText, CaseStatusBadge, Owner, RefundLine, Sla } from "@/components/cases/case-text";
 import { ExceptionKindName } from "@/components/orders/names";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
@@ -25,12 +26,28 @@ interface QueueCasesProps {
  * The case queue: filters (all, mine, unassigned, overdue — each with its count), then the cases,
  * most urgent first, in plain words, with their owner, age and SLA, and what the viewer can do.
  */
-export function QueueCases({ queue, onFilter, assignees, me, onChanged }: QueueCasesProps) {
+export function QueueCases(props: QueueCasesProps) {
+  // Above the table, so an action's outcome stays said when its row leaves or moves (CaseNoticeArea).
+  return (
+    <CaseNoticeArea>
+      <QueueCasesBody {...props} />
+    </CaseNoticeArea>
+  );
+}
+
+function QueueCasesBody({ queue, onFilter, assignees, me, onChanged }: QueueCasesProps) {
   const t = useTranslations("cases");
   const q = useTranslations("queues");
   const duration = useFormatDuration();
+  const roles = useTranslations("roles");
+  const or = new Intl.ListFormat(useLocale() === "zh" ? "zh-CN" : "en-US", { type: "disjunction" });
   return (
     <div className="space-y-3">
+      {queue.viewerWorks ? null : (
+        <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="cases-not-for-role">
+          {t("notForRole", { roles: or.format(queue.workedBy.map((r) => roles(r))) })}
+        </p>
+      )}
       <div role="group" aria-label={t("filters.label")} className="flex flex-wrap gap-2">
         {CASE_FILTERS.map((filter) => {
           const count = queue.counts[filter];
@@ -80,6 +97,14 @@ export function QueueCases({ queue, onFilter, assignees, me, onChanged }: QueueC
                     <span className="mt-1 block text-slate-900">
                       <CaseExplanationText explanation={c.explanation} />
                     </span>
+                    {/* A refund still owed an answer: where it stands, from the facts (sent, on its way, or not sent and why). */}
+                    {c.refunds
+                      .filter((r) => r.reach.kind !== "answered")
+                      .map((r) => (
+                        <span key={r.refundId} className="mt-1 block text-xs">
+                          <RefundLine refund={r} currency={c.currency} testId={`queue-case-refund-${r.refundId}`} />
+                        </span>
+                      ))}
                   </td>
                   <td className="whitespace-nowrap p-3">
                     {c.order ? (
@@ -103,7 +128,7 @@ export function QueueCases({ queue, onFilter, assignees, me, onChanged }: QueueC
                   <td className="p-3">
                     <span className="font-medium tabular-nums">{duration(c.ageSeconds)}</span>
                     <span className="block text-xs text-slate-500">
-                      <Time value={c.createdAt} />
+                      <Time value={c.createdAt} secondsAgo={c.ageSeconds} />
                     </span>
                   </td>
                   <td className="whitespace-nowrap p-3 text-xs">

@@ -118,6 +118,11 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
   "settings.update-unpaid-timeout": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), timeout: minutes }),
   "settings.update-refund-reviews": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), autoSend: fc.boolean() }),
   "settings.update-refund-watch": fc.record({ tenant: fc.constant(HOME), expectedUpdatedAt: later(() => home.settingsVersion), percent: fc.constantFrom("30", "", "0", "101", "12.5", "abc") }),
+  "settings.update-webhook": fc.record({
+    tenant: fc.constant(HOME),
+    expectedUpdatedAt: later(() => home.settingsVersion),
+    webhookUrl: fc.constantFrom("https://game.example.com/orderops/webhook", "", "http://127.0.0.1:9/hook", "http://game.example.com/hook", "ftp://x", "https://u:p@game.example.com/", "not a url"),
+  }),
   "settings.update-take-back-rules": fc.record({
     tenant: fc.constant(HOME),
     expectedUpdatedAt: later(() => home.settingsVersion),
@@ -142,6 +147,8 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
   "cases.assign": fc.record({ caseId: later(() => caseHome.caseId), assignee: fc.constantFrom("target@example.com", "nobody@example.com"), expectedOwner: fc.constant(""), reason }),
   "cases.resolve": fc.record({ caseId: later(() => caseHome.caseId), resolution: fc.constantFrom(...CHOSEN_RESOLUTIONS), reason, requestKey: fc.uuid() }),
   "cases.dismiss": fc.record({ caseId: later(() => caseHome.caseId), reason, requestKey: fc.uuid() }),
+  "cases.refund-resend": fc.record({ caseId: later(() => caseHome.caseId), refundId: fc.constantFrom("rf-any", "", "x".repeat(300)) }),
+  "cases.refund-told": fc.record({ caseId: later(() => caseHome.caseId), refundId: fc.constantFrom("rf-any", ""), reason }),
   "settings.update-canned-reasons": fc.record({
     tenant: fc.constant(HOME),
     expectedUpdatedAt: later(() => home.settingsVersion),

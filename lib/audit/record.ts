@@ -32,10 +32,9 @@ export type AuditAction =
   | "orders.exported";
 
 /**
- * Facts about cases and channel refunds (issue 13), each with the order's id when there is one. Kept
- * apart from AuditAction for now: the audit explorer's kinds (lib/audit/queries/kinds.ts, a Record
- * over AuditAction) are being reworked at the same time; until these get a kind there, the explorer
- * shows them by their names. Fold them into AuditAction then.
+ * Facts about cases, channel refunds, take-backs and stores (issues 13 and 16), each with the order's
+ * id when there is one. The audit explorer's kinds (lib/audit/queries/kinds.ts) are a Record over
+ * both unions: a name added here without a kind there does not compile.
  */
 export type CaseAuditAction =
   | "case.taken"
@@ -47,6 +46,8 @@ export type CaseAuditAction =
   | "case.honoured"
   | "refund.requested"
   | "refund.sent"
+  /** A person sent a refund's request to the channel again, its first having never arrived (lib/refunds/resend-request.ts). */
+  | "refund.resent"
   | "refund.confirmed"
   | "refund.failed"
   /** A store notification refused before it was stored (bad signature, another app): issue 16. */

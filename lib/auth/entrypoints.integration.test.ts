@@ -135,6 +135,7 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   }),
   "settings.update-refund-reviews": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, autoSend: true }),
   "settings.update-refund-watch": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, percent: "30" }),
+  "settings.update-webhook": () => ({ tenant: HOME, expectedUpdatedAt: home.settingsVersion, webhookUrl: "https://game.example.com/orderops/webhook" }),
   "settings.update-take-back-rules": () => ({
     tenant: HOME,
     expectedUpdatedAt: home.settingsVersion,
@@ -157,6 +158,8 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   "cases.assign": () => ({ caseId: caseHome.caseId, assignee: "home@example.com", expectedOwner: "", reason }),
   "cases.resolve": () => ({ caseId: caseHome.caseId, resolution: "refund", reason, requestKey: randomUUID() }),
   "cases.dismiss": () => ({ caseId: caseHome.caseId, reason, requestKey: randomUUID() }),
+  "cases.refund-resend": () => ({ caseId: caseHome.caseId, refundId: "rf-any" }),
+  "cases.refund-told": () => ({ caseId: caseHome.caseId, refundId: "rf-any", reason }),
   "settings.update-case-sla": () => ({
     tenant: HOME,
     expectedUpdatedAt: home.settingsVersion,

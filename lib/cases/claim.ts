@@ -7,7 +7,8 @@ import { AppError } from "@/lib/errors";
 import type { CaseFacts } from "./facts";
 import type { LockedCase } from "./lock";
 import { isActive, type CaseStatus, type ChosenResolution } from "./model";
-import { allowedFor, legalOffers, pendingRefund, personOf, type CaseOffer, type OfferKind } from "./offers";
+import { allowedFor, legalOffers, personOf, type CaseOffer, type OfferKind } from "./offers";
+import { pendingRefundOf, pendingRefundProblem } from "./refund-reach";
 
 export interface ClaimInput {
   readonly actor: string;
@@ -32,10 +33,10 @@ export function judgeClaim(locked: LockedCase, input: ClaimInput): Claim {
     if (same) return { kind: "duplicate", facts: c };
     throw new AppError("conflict", { kind: "case-closed", status: c.status, by: c.resolvedBy && personOf(c.resolvedBy) });
   }
-  const refundId = pendingRefund(c);
-  if (refundId !== null) {
+  const refund = pendingRefundOf(c.refunds);
+  if (refund !== null) {
     if (same) return { kind: "duplicate", facts: c };
-    throw new AppError("conflict", { kind: "case-awaiting-refund", refundId });
+    throw new AppError("conflict", pendingRefundProblem(refund, c.webhookSet));
   }
   if (c.owner !== null && c.owner !== input.actor && !can(input.role, "cases:override")) {
     throw new AppError("conflict", { kind: "case-taken", owner: personOf(c.owner) });

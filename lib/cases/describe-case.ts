@@ -7,6 +7,9 @@ import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import type { Locale } from "@/lib/i18n/locales";
 import { assertNever } from "@/lib/orders/machine";
 import type { CaseExplanation, TakeBackFailure } from "./explain";
+import { personOf } from "./offers";
+import type { RefundReach } from "./refund-reach";
+import type { RefundStatus } from "@/lib/refunds/model";
 
 const INTL_LOCALE: Readonly<Record<Locale, string>> = { en: "en-US", zh: "zh-CN" };
 
@@ -37,7 +40,7 @@ export function describeFailure(failure: TakeBackFailure, t: Translate): string 
     case "timeout":
       return t("cases.failure.timeout", { seconds: failure.seconds });
     case "network":
-      return t("cases.failure.network", { message: failure.message });
+      return failure.cause === "other" ? t("cases.failure.network", { message: failure.message }) : t(`cases.failure.unreachable.${failure.cause}`);
     default:
       return assertNever(failure);
   }
@@ -112,5 +115,36 @@ export function describeCase(e: CaseExplanation, t: Translate, locale: Locale): 
       return t("cases.explain.other", { kind: e.caseKind });
     default:
       return assertNever(e);
+  }
+}
+
+/**
+ * Where a refund stands, in words: answered (its status), with the channel (and how it was told),
+ * on its way, or not sent and why. The one wording of refund-reach.ts's judgement: the case card,
+ * the queue row and the overview say the same.
+ */
+export function describeRefundReach(reach: RefundReach, status: RefundStatus, t: Translate): string {
+  switch (reach.kind) {
+    case "answered":
+      return t(`cases.refundStatus.${status}`);
+    case "with-channel":
+      return reach.via === "webhook" ? t("cases.reach.with-channel") : t("cases.reach.told", { by: personOf(reach.by), reason: reach.reason });
+    case "on-its-way":
+      return reach.failure === null
+        ? t("cases.reach.on-its-way")
+        : t("cases.reach.retrying", { failure: describeFailure(reach.failure, t), attempts: reach.attempts });
+    case "not-sent":
+      switch (reach.why.kind) {
+        case "no-webhook":
+          return t("cases.reach.not-sent-no-webhook");
+        case "gave-up":
+          return t("cases.reach.not-sent-gave-up", { failure: reach.why.failure ? describeFailure(reach.why.failure, t) : t("cases.failure.unknown"), attempts: reach.why.attempts });
+        case "no-message":
+          return t("cases.reach.not-sent-no-message");
+        default:
+          return assertNever(reach.why);
+      }
+    default:
+      return assertNever(reach);
   }
 }

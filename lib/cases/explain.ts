@@ -11,7 +11,22 @@ import { isUnrecordedGrant } from "./model";
 export type CallFailure =
   | { readonly kind: "http"; readonly status: number }
   | { readonly kind: "timeout"; readonly seconds: number }
-  | { readonly kind: "network"; readonly message: string };
+  | { readonly kind: "network"; readonly cause: NetworkCause; readonly message: string };
+
+/**
+ * What a network failure was, from the error code Node puts in its message ("fetch failed
+ * (ECONNREFUSED)"): worded in the reader's language, where the code itself is English to everyone
+ * but a developer. "other" keeps only the recorded text.
+ */
+export type NetworkCause = "refused" | "reset" | "not-found" | "unreachable" | "certificate" | "other";
+
+const NETWORK_CAUSES: readonly (readonly [RegExp, NetworkCause])[] = [
+  [/\bECONNREFUSED\b/, "refused"],
+  [/\b(ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed)\b/, "reset"],
+  [/\b(ENOTFOUND|EAI_AGAIN)\b/, "not-found"],
+  [/\b(ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)\b/, "unreachable"],
+  [/\b(CERT_\w+|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_CERT_ALTNAME_INVALID)\b/, "certificate"],
+];
 
 /** Why the game was not told about a take-back: its endpoint failed, or there is none to call. */
 export type TakeBackFailure = CallFailure | { readonly kind: "no-endpoint" };
@@ -74,7 +89,8 @@ export function callFailure(error: string | null): CallFailure | null {
   if (http) return { kind: "http", status: Number(http[1]) };
   const timeout = /^timed out after (\d+) ms/.exec(error);
   if (timeout) return { kind: "timeout", seconds: Math.round(Number(timeout[1]) / 1000) };
-  return { kind: "network", message: error };
+  const cause = NETWORK_CAUSES.find(([code]) => code.test(error))?.[1] ?? "other";
+  return { kind: "network", cause, message: error };
 }
 
 /** A take-back call's last error as data: no endpoint to call, or how the call failed. */

@@ -36,6 +36,25 @@ export interface CaseLine {
   readonly pending: number;
 }
 
+/**
+ * The newest `refund.requested` outbox message of a refund (a resend writes a new one): whether the
+ * request left, is still trying, or never will. `lastError` is the relay's note (NO_WEBHOOK when the
+ * product had no webhook, so nothing was sent).
+ */
+export interface CaseRefundMessage {
+  readonly id: number;
+  readonly status: "pending" | "delivered" | "dead";
+  readonly attempts: number;
+  readonly lastError: string | null;
+}
+
+/** A person recorded that the channel was told of the refund another way (lib/cases/refund-actions.ts). */
+export interface CaseRefundTold {
+  readonly actor: string;
+  readonly reason: string;
+  readonly at: string;
+}
+
 export interface CaseRefund {
   readonly refundId: string;
   readonly amount: number;
@@ -44,6 +63,8 @@ export interface CaseRefund {
   readonly requestedBy: string;
   readonly createdAt: string;
   readonly updatedAt: string;
+  readonly message: CaseRefundMessage | null;
+  readonly told: CaseRefundTold | null;
 }
 
 /**
@@ -99,4 +120,6 @@ export interface CaseFacts {
   readonly reservedOfPayment: number;
   /** take-back-failed cases only (null otherwise, or if the row is gone). */
   readonly takeBack: CaseTakeBack | null;
+  /** Whether the product has a webhook now (a URL and a signing secret): what carries a refund request to the channel. */
+  readonly webhookSet: boolean;
 }

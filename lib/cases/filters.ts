@@ -1,5 +1,6 @@
 // The case queue's filters and its page's shape: plain data the browser holds too (the live
 // queue polls it), apart from the query that fills it (queries/case-queue.ts).
+import type { Role } from "@/lib/auth/permissions";
 import type { CaseView } from "./view";
 
 export const CASE_FILTERS = ["all", "mine", "unassigned", "overdue"] as const;
@@ -20,4 +21,10 @@ export interface CaseQueue {
   readonly counts: Readonly<Record<CaseFilter, CappedCount>>;
   /** Most urgent first, at most the limit. */
   readonly items: readonly CaseView[];
+  /**
+   * Whether the viewer works cases (the permission table's cases:work), and who does: a viewer who
+   * does not is told so in words, rather than shown empty actions (issue 29).
+   */
+  readonly viewerWorks: boolean;
+  readonly workedBy: readonly Role[];
 }

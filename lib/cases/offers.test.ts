@@ -32,6 +32,7 @@ const base: CaseFacts = {
   refunds: [],
   reservedOfPayment: 0,
   takeBack: null,
+  webhookSet: true,
 };
 const kinds = (c: CaseFacts) => legalOffers(c).map((o) => o.kind);
 const ops = { actor: "staff:ops@example.com", role: "ops" } as const;
@@ -47,7 +48,7 @@ describe("legalOffers: each way out only where it is possible", () => {
   });
 
   it("nothing but waiting while a refund is with the channel; nothing at all once closed", () => {
-    const pending = { refundId: "rf-1", amount: 18_00, status: "sent", channelRef: null, requestedBy: "staff:ops@example.com", createdAt: "", updatedAt: "" } as const;
+    const pending = { refundId: "rf-1", amount: 18_00, status: "sent", channelRef: null, requestedBy: "staff:ops@example.com", createdAt: "", updatedAt: "", message: null, told: null } as const;
     expect(kinds({ ...base, refunds: [pending] })).toEqual([]);
     expect(kinds({ ...base, refunds: [{ ...pending, status: "failed", channelRef: "no" }] })).toEqual(["refund", "honour", "dismiss"]);
     expect(kinds({ ...base, status: "resolved" })).toEqual([]);
@@ -99,11 +100,15 @@ describe("legalOffers: each way out only where it is possible", () => {
 
 describe("caseControls: what the viewer may do", () => {
   it("agents see, ops work, only managers dismiss money or work someone else's case", () => {
-    expect(caseControls(base, { actor: "staff:agent@example.com", role: "agent" })).toEqual({ take: false, assign: false, offers: [], blocked: null });
+    // An agent is told who works cases (issue 29), not left with an empty Actions cell; on a closed case there is nothing to say.
+    const toAgent = { take: false, assign: false, offers: [], refund: null, blocked: { kind: "cases-not-for-role", roles: ["ops", "manager"] } };
+    expect(caseControls(base, { actor: "staff:agent@example.com", role: "agent" })).toEqual(toAgent);
+    expect(caseControls({ ...base, kind: "delivery-incomplete" }, { actor: "staff:agent@example.com", role: "agent" })).toEqual(toAgent);
+    expect(caseControls({ ...base, status: "resolved" }, { actor: "staff:agent@example.com", role: "agent" }).blocked).toBeNull();
     expect(caseControls(base, ops).offers.map((o) => o.kind)).toEqual(["refund", "honour"]);
     expect(caseControls(base, { actor: "staff:m@example.com", role: "manager" }).offers.map((o) => o.kind)).toEqual(["refund", "honour", "dismiss"]);
     const theirs = { ...base, status: "in-progress" as const, owner: "staff:ann@example.com" };
-    expect(caseControls(theirs, ops)).toEqual({ take: false, assign: true, offers: [], blocked: { kind: "case-taken", owner: "ann@example.com" } });
+    expect(caseControls(theirs, ops)).toEqual({ take: false, assign: true, offers: [], refund: null, blocked: { kind: "case-taken", owner: "ann@example.com" } });
     expect(caseControls(theirs, { actor: "staff:m@example.com", role: "manager" }).take).toBe(true);
   });
 });

@@ -1,12 +1,13 @@
 // Which ways out of a case are possible now, and which of them the viewer may take. Pure: the queue
 // and the order page offer exactly these, and the actions refuse anything else with the same
 // judgement (lib/cases/resolve.ts reads the facts under the case's lock and asks again).
-import { can, type Role } from "@/lib/auth/permissions";
+import { can, ROLES, type Role } from "@/lib/auth/permissions";
 import { GRANTABLE_STATES } from "@/lib/orders/grant-decision";
 import type { RequestProblem } from "@/lib/problems";
-import { isPending, refundable } from "@/lib/refunds/model";
+import { refundable } from "@/lib/refunds/model";
 import type { CaseFacts } from "./facts";
 import { isActive, isExceptionKind, isUnrecordedGrant, kindClass, type ChosenResolution } from "./model";
+import { pendingRefundOf, pendingRefundProblem, refundControls, type RefundControls } from "./refund-reach";
 
 export type CaseOffer =
   /** Give the whole (remaining) payment back at the channel. */
@@ -40,7 +41,7 @@ function payment(c: CaseFacts): { amount: number; txn: string } | null {
 
 /** A refund of this case the channel has not answered yet. */
 export function pendingRefund(c: CaseFacts): string | null {
-  return c.refunds.find((r) => isPending(r.status))?.refundId ?? null;
+  return pendingRefundOf(c.refunds)?.refundId ?? null;
 }
 
 /** Every way out that is legal now, whoever asks. */
@@ -101,8 +102,8 @@ export function legalOffers(c: CaseFacts): CaseOffer[] {
 export function blockedFor(c: CaseFacts, viewer: Viewer): RequestProblem | null {
   if (c.status === "resolved" || c.status === "dismissed") return { kind: "case-closed", status: c.status, by: c.resolvedBy && personOf(c.resolvedBy) };
   if (c.owner !== null && c.owner !== viewer.actor && !can(viewer.role, "cases:override")) return { kind: "case-taken", owner: personOf(c.owner) };
-  const refundId = pendingRefund(c);
-  if (refundId !== null) return { kind: "case-awaiting-refund", refundId };
+  const refund = pendingRefundOf(c.refunds);
+  if (refund !== null) return pendingRefundProblem(refund, c.webhookSet);
   return null;
 }
 
@@ -117,21 +118,40 @@ export interface CaseControls {
   readonly take: boolean;
   readonly assign: boolean;
   readonly offers: readonly CaseOffer[];
-  /** Why the offers are empty, when someone or something holds the case. */
+  /** What can be done about the case's refund that has not reached the channel (resend, record told). */
+  readonly refund: RefundControls | null;
+  /**
+   * Why the offers are empty, when someone or something holds the case — or the viewer's role does
+   * not work cases at all (then it says who does, rather than leaving an empty cell).
+   */
   readonly blocked: RequestProblem | null;
 }
 
+/** The roles that work cases, from the permission table: who a viewer without it is told to ask. */
+export const CASE_WORKERS: readonly Role[] = ROLES.filter((r) => can(r, "cases:work"));
+
 /** What the viewer can do with the case, for the queue's and the order page's buttons. */
 export function caseControls(c: CaseFacts, viewer: Viewer): CaseControls {
-  const works = can(viewer.role, "cases:work");
   const active = isActive(c.status);
+  if (!can(viewer.role, "cases:work")) {
+    return { take: false, assign: false, offers: [], refund: null, blocked: active ? { kind: "cases-not-for-role", roles: CASE_WORKERS } : null };
+  }
   const blocked = blockedFor(c, viewer);
+  const pending = pendingRefundOf(c.refunds);
+  // The refund's own actions follow the same rule as the offers: whoever may work the case now.
+  const mayWork = active && (c.owner === null || c.owner === viewer.actor || can(viewer.role, "cases:override"));
   return {
-    take: works && active && c.owner !== viewer.actor && (c.owner === null || can(viewer.role, "cases:override")),
-    assign: works && active,
-    offers: works && blocked === null ? legalOffers(c).filter((o) => allowedFor(c, o.kind, viewer.role)) : [],
-    blocked: works ? blocked : null,
+    take: active && c.owner !== viewer.actor && (c.owner === null || can(viewer.role, "cases:override")),
+    assign: active,
+    offers: blocked === null ? legalOffers(c).filter((o) => allowedFor(c, o.kind, viewer.role)) : [],
+    refund: mayWork && pending !== null ? withWebhookLink(refundControls(pending, c.webhookSet), viewer.role) : null,
+    blocked,
   };
+}
+
+/** A refund waiting for a webhook links to the product's webhook setting, for those who may set it. */
+function withWebhookLink(controls: RefundControls | null, role: Role): RefundControls | null {
+  return controls?.resend === "needs-webhook" && can(role, "settings:edit") ? { ...controls, configureWebhook: true } : controls;
 }
 
 /** How people are named in problems and on screen: "staff:ann@example.com" → "ann@example.com". */

@@ -23,7 +23,14 @@ export interface MoneyResolveInput extends ClaimInput {
 export type MoneyResolveResult =
   | { readonly result: "duplicate"; readonly status: CaseStatus }
   /** A refund is with the channel; its confirmation resolves the case. */
-  | { readonly result: "refund-requested"; readonly refundId: string; readonly amount: number; readonly currency: string }
+  | {
+      readonly result: "refund-requested";
+      readonly refundId: string;
+      readonly amount: number;
+      readonly currency: string;
+      /** Whether a webhook can carry the request: without one it is recorded but not sent (lib/cases/refund-reach.ts). */
+      readonly webhookSet: boolean;
+    }
   | { readonly result: "honoured"; readonly orderNo: string };
 
 /** The refund id a submission asks for: the same form sent twice asks for the same refund. */
@@ -96,7 +103,7 @@ async function refund(
     action: "case.resolving",
     detail: { refundId, amount: offer.amount, currency: c.currency },
   });
-  return { result: "refund-requested", refundId, amount: offer.amount, currency: c.currency };
+  return { result: "refund-requested", refundId, amount: offer.amount, currency: c.currency, webhookSet: c.webhookSet };
 }
 
 /** The overpaid order takes its own price from this transaction (the channel's id as bizKey). */

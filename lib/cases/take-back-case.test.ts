@@ -48,6 +48,7 @@ const base: CaseFacts = {
   refunds: [],
   reservedOfPayment: 0,
   takeBack: null,
+  webhookSet: true,
 };
 const giveBack: CaseFacts = {
   ...base,

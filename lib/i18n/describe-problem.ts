@@ -104,7 +104,14 @@ export function describeProblem(problem: Problem, t: Translate, locale: Locale):
       return say({ requested: money(problem.requested, problem.currency), refundable: money(problem.refundable, problem.currency) });
     case "refund-not-found":
     case "case-awaiting-refund":
+    case "case-refund-sending":
+    case "refund-not-actionable":
+    case "refund-needs-webhook":
       return say({ refundId: problem.refundId });
+    case "case-refund-not-sent":
+      return say({ refundId: problem.refundId, why: t(`problem.refund-not-sent-why.${problem.why}`) });
+    case "cases-not-for-role":
+      return say({ roles: or(problem.roles.map((r) => t(`roles.${r}`))) });
     case "case-taken":
       return say({ owner: problem.owner });
     case "case-closed":
@@ -162,6 +169,8 @@ export function describeProblem(problem: Problem, t: Translate, locale: Locale):
     case "not-whole":
     case "invalid-email":
     case "invalid-format":
+    case "endpoint-url":
+    case "webhook-url":
     case "invalid-date":
     case "date-range-reversed":
     case "money-format":

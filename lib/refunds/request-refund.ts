@@ -44,6 +44,20 @@ export interface RefundRequestedPayload {
 
 const reservedRow = z.object({ reserved: z.number() });
 
+/** What the channel is told of a refund: made from the refund row, so a resend says exactly what the first request said. */
+export function refundRequestedPayload(refund: RefundRecord): RefundRequestedPayload {
+  return {
+    tenantId: refund.tenantId,
+    refundId: refund.refundId,
+    orderNo: refund.orderNo,
+    channel: refund.channel,
+    paymentTxn: refund.paymentTxn,
+    amount: refund.amount,
+    currency: refund.currency,
+    reason: refund.reason,
+  };
+}
+
 /**
  * Asks a channel for a refund, inside the caller's transaction (a case resolution writes its own
  * change beside it): the refund row, its `refund.requested` outbox message and its audit fact,
@@ -97,17 +111,7 @@ export async function requestRefundIn(tx: PrismaTransaction, input: RefundReques
       input.requestedBy,
     ],
   );
-  const payload: RefundRequestedPayload = {
-    tenantId: input.tenantId,
-    refundId: input.refundId,
-    orderNo: refund.orderNo,
-    channel: input.channel,
-    paymentTxn: input.paymentTxn,
-    amount: input.amount,
-    currency: input.currency,
-    reason: input.reason,
-  };
-  await enqueueMessage(tx.client, { tenantId: input.tenantId, orderId: input.orderId, topic: "refund.requested", payload });
+  await enqueueMessage(tx.client, { tenantId: input.tenantId, orderId: input.orderId, topic: "refund.requested", payload: refundRequestedPayload(refund) });
   await audit(
     {
       actor: input.requestedBy,

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import type { CappedCount, CaseFilter, CaseQueue } from "../filters";
-import type { Viewer } from "../offers";
+import { can } from "@/lib/auth/permissions";
+import { CASE_WORKERS, type Viewer } from "../offers";
 import { caseView } from "../view";
 import { CASE_COLUMNS, CASE_JOINS, caseFactsRow } from "./case-select";
 
@@ -52,6 +53,16 @@ export interface CaseQueueOptions {
   readonly countLimit?: number;
 }
 
+/** The queue of a viewer whose scope holds no tenant: nothing to read, the same shape. */
+export function emptyCaseQueue(filter: CaseFilter, viewer: Viewer | null): CaseQueue {
+  const none: CappedCount = { total: 0, more: false };
+  return { filter, counts: { all: none, mine: none, unassigned: none, overdue: none }, items: [], ...whoWorks(viewer) };
+}
+
+function whoWorks(viewer: Viewer | null): Pick<CaseQueue, "viewerWorks" | "workedBy"> {
+  return { viewerWorks: viewer !== null && can(viewer.role, "cases:work"), workedBy: CASE_WORKERS };
+}
+
 /** The case queue for the given tenants (the caller's scope: nothing outside it is read). */
 export async function loadCaseQueue(tenants: readonly string[], options: CaseQueueOptions = {}): Promise<CaseQueue> {
   const filter = options.filter ?? "all";
@@ -73,5 +84,6 @@ export async function loadCaseQueue(tenants: readonly string[], options: CaseQue
     filter,
     counts: { all: capped(counts.all), mine: capped(counts.mine), unassigned: capped(counts.unassigned), overdue: capped(counts.overdue) },
     items: items.map((facts) => caseView(facts, viewer)),
+    ...whoWorks(viewer),
   };
 }

@@ -32,6 +32,28 @@ const TAKE_BACK_SQL = `CASE WHEN e.kind = 'take-back-failed' AND e.biz_key ~ '^t
      FROM take_backs b LEFT JOIN tenant_settings s ON s.tenant_id = b.tenant_id
      WHERE b.id = substr(e.biz_key, 11)::bigint AND b.tenant_id = e.tenant_id) END`;
 
+// Whether a refund's request left for the channel is read from the facts that say so, never assumed
+// from its status (issue 29): the newest `refund.requested` outbox message of the refund `r` (a
+// resend writes another), through the outbox's (tenant, order, id) index — only while the refund is
+// still `requested`, when it is the question.
+const refundMessageOf = (orderMatch: string) => `(SELECT json_build_object('id', m.id, 'status', m.status, 'attempts', m.attempts, 'lastError', m.last_error)
+       FROM outbox_messages m
+       WHERE m.tenant_id = r.tenant_id AND ${orderMatch} AND m.topic = 'refund.requested' AND m.payload ->> 'refundId' = r.refund_id
+       ORDER BY m.id DESC LIMIT 1)`;
+const REFUND_MESSAGE_SQL = `CASE WHEN r.status = 'requested' THEN
+    CASE WHEN r.order_id IS NULL THEN ${refundMessageOf("m.order_id IS NULL")} ELSE ${refundMessageOf("m.order_id = r.order_id")} END END`;
+// A `sent` refund a person marked so (the channel was told another way): the audit fact says who and why.
+const REFUND_TOLD_SQL = `CASE WHEN r.status = 'sent' THEN
+    (SELECT json_build_object('actor', a.actor, 'reason', a.detail ->> 'reason', 'at', ${ISO("a.created_at")})
+     FROM audit_events a
+     WHERE a.action = 'refund.sent' AND a.target = 'refund:' || r.refund_id AND a.tenant_id = r.tenant_id AND a.detail ->> 'means' = 'other'
+     ORDER BY a.created_at DESC LIMIT 1) END`;
+
+/** One refund `r` of a case as JSON, with the facts of where it stands (refundRow decodes it). */
+export const REFUND_JSON = `json_build_object('refundId', r.refund_id, 'amount', r.amount, 'status', r.status, 'channelRef', r.channel_ref,
+    'requestedBy', r.requested_by, 'createdAt', ${ISO("r.created_at")}, 'updatedAt', ${ISO("r.updated_at")},
+    'message', ${REFUND_MESSAGE_SQL}, 'told', ${REFUND_TOLD_SQL})`;
+
 export const CASE_COLUMNS = `e.id, e.tenant_id AS "tenantId", e.order_id AS "orderId", e.kind, e.event, e.biz_key AS "bizKey", e.amount,
   coalesce(o.currency, t.currency) AS currency, e.detail, e.actor, e.status, e.owner,
   ${ISO("e.taken_at")} AS "takenAt", ${ISO("e.created_at")} AS "createdAt", ${ISO("e.sla_due_at")} AS "slaDueAt",
@@ -48,13 +70,27 @@ export const CASE_COLUMNS = `e.id, e.tenant_id AS "tenantId", e.order_id AS "ord
      ORDER BY x.id LIMIT 1) AS related,
   CASE WHEN e.kind IN ('delivery-incomplete', 'delivery-failed') AND e.order_id IS NOT NULL
     THEN (SELECT json_agg(l) FROM (${lineLedgerSql("e.tenant_id", "e.order_id")}) l) END AS lines,
-  (SELECT coalesce(json_agg(json_build_object('refundId', r.refund_id, 'amount', r.amount, 'status', r.status, 'channelRef', r.channel_ref,
-            'requestedBy', r.requested_by, 'createdAt', ${ISO("r.created_at")}, 'updatedAt', ${ISO("r.updated_at")}) ORDER BY r.id), '[]')
-     FROM payment_refunds r WHERE r.tenant_id = e.tenant_id AND r.case_id = e.id) AS refunds,
+  (SELECT coalesce(json_agg(${REFUND_JSON} ORDER BY r.id), '[]') FROM payment_refunds r WHERE r.tenant_id = e.tenant_id AND r.case_id = e.id) AS refunds,
   CASE WHEN e.amount IS NULL OR e.biz_key = '' THEN 0 ELSE
     (SELECT coalesce(sum(r.amount), 0) FROM payment_refunds r
      WHERE r.tenant_id = e.tenant_id AND r.payment_txn = e.biz_key AND r.status <> 'failed') END::bigint AS "reservedOfPayment",
-  ${TAKE_BACK_SQL} AS "takeBack"`;
+  ${TAKE_BACK_SQL} AS "takeBack",
+  coalesce((SELECT s.webhook_url IS NOT NULL AND s.signing_secret IS NOT NULL FROM tenant_settings s WHERE s.tenant_id = e.tenant_id), false) AS "webhookSet"`;
+
+/** Decodes REFUND_JSON. */
+export const caseRefundRow = z.object({
+  refundId: z.string(),
+  amount: z.number(),
+  status: z.enum(REFUND_STATUSES),
+  channelRef: z.string().nullable(),
+  requestedBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  message: z
+    .object({ id: z.number(), status: z.enum(["pending", "delivered", "dead"]), attempts: z.number(), lastError: z.string().nullable() })
+    .nullable(),
+  told: z.object({ actor: z.string(), reason: z.string().catch(""), at: z.string() }).nullable(),
+});
 
 const caseRow = z.object({
   id: z.number(),
@@ -84,19 +120,10 @@ const caseRow = z.object({
     .nullable(),
   related: z.object({ event: z.enum(ORDER_EVENTS), bizKey: z.string(), source: z.enum(SOURCES), actor: z.string(), at: z.string() }).nullable(),
   lines: z.array(lineLedgerRow).nullable(),
-  refunds: z.array(
-    z.object({
-      refundId: z.string(),
-      amount: z.number(),
-      status: z.enum(REFUND_STATUSES),
-      channelRef: z.string().nullable(),
-      requestedBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-    }),
-  ),
+  refunds: z.array(caseRefundRow),
   reservedOfPayment: z.number(),
   takeBack: z.object({ id: z.number(), status: z.enum(TAKE_BACK_STATUSES), endpoint: z.enum(["revoke", "grant"]), endpointSet: z.boolean() }).nullable(),
+  webhookSet: z.boolean(),
 });
 
 /** Decodes a row of CASE_COLUMNS into the facts the pure judges read. */

@@ -98,6 +98,7 @@ const FIELD_PROBLEMS: Readonly<Record<FieldProblem["kind"], FieldProblem>> = {
   "invalid-choice": { kind: "invalid-choice", options: ["CNY", "USD"] },
   "invalid-format": { kind: "invalid-format" },
   "endpoint-url": { kind: "endpoint-url" },
+  "webhook-url": { kind: "webhook-url" },
   "invalid-date": { kind: "invalid-date" },
   "date-range-reversed": { kind: "date-range-reversed" },
   "money-format": { kind: "money-format" },

@@ -2,10 +2,10 @@
 
 import { useTranslations } from "next-intl";
 import { useId, useState, useTransition, type FormEvent, type ReactNode } from "react";
-import { FailureNotice, type ControlProps } from "@/components/orders/action-dialog";
+import { CannedReasons, FailureNotice, type ControlProps } from "@/components/orders/action-dialog";
 import { Button } from "@/components/ui/button";
 import { Dialog, TEXTAREA } from "@/components/ui/dialog";
-import { Field, Select } from "@/components/ui/field";
+import { Field } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/auth/action";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
 import { useCaseNotice } from "./case-notice";
@@ -81,25 +81,7 @@ export function CaseDialog<T>({ caseId, title, intro, fields, reasonLabel, canne
           <form onSubmit={submit} className="space-y-4" aria-busy={working}>
             {intro ? <div className="text-sm text-slate-700">{intro}</div> : null}
             {(fields ?? []).map((f) => field(f.name, f.label, f.control))}
-            {cannedReasons.length > 0 ? (
-              <Field label={t("canned")} htmlFor={id("canned")}>
-                <Select
-                  id={id("canned")}
-                  value={cannedReasons.includes(reason) ? reason : ""}
-                  onChange={(e) => {
-                    if (e.target.value !== "") setReason(e.target.value);
-                  }}
-                  data-testid="canned-reason"
-                >
-                  <option value="">{t("cannedNone")}</option>
-                  {cannedReasons.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-            ) : null}
+            <CannedReasons id={id("canned")} reasons={cannedReasons} reason={reason} onPick={setReason} />
             {field("reason", reasonLabel, (p) => (
               <textarea {...p} value={reason} onChange={(e) => setReason(e.target.value)} required minLength={MIN_REASON_LENGTH} maxLength={MAX_REASON_LENGTH} rows={3} className={TEXTAREA} />
             ))}

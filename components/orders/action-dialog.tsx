@@ -109,26 +109,7 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
     );
   };
   const own = fields?.(field);
-  const canned =
-    cannedReasons.length > 0 ? (
-      <Field label={t("canned")} htmlFor={`${formId}-canned`}>
-        <Select
-          id={`${formId}-canned`}
-          value={cannedReasons.includes(reason) ? reason : ""}
-          onChange={(e) => {
-            if (e.target.value !== "") setReason(e.target.value);
-          }}
-          data-testid="canned-reason"
-        >
-          <option value="">{t("cannedNone")}</option>
-          {cannedReasons.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </Select>
-      </Field>
-    ) : null;
+  const canned = <CannedReasons id={`${formId}-canned`} reasons={cannedReasons} reason={reason} onPick={setReason} />;
   const reasonField = field("reason", reasonLabel, (p) => (
     <textarea {...p} value={reason} onChange={(e) => setReason(e.target.value)} required minLength={MIN_REASON_LENGTH} maxLength={MAX_REASON_LENGTH} rows={3} className={TEXTAREA} />
   ));
@@ -258,5 +239,30 @@ export function DialogButton({
       {open ? dialog(() => setOpen(false), setOutcome) : null}
       {outcome !== null ? <div data-testid={outcomeTestId}>{outcome}</div> : null}
     </>
+  );
+}
+
+/** The product's canned reasons for a form, as a pick that fills the reason (which stays editable). Nothing when there are none. */
+export function CannedReasons({ id, reasons, reason, onPick }: { id: string; reasons: readonly string[]; reason: string; onPick: (reason: string) => void }) {
+  const t = useTranslations("orderPage.dialog");
+  if (reasons.length === 0) return null;
+  return (
+    <Field label={t("canned")} htmlFor={id}>
+      <Select
+        id={id}
+        value={reasons.includes(reason) ? reason : ""}
+        onChange={(e) => {
+          if (e.target.value !== "") onPick(e.target.value);
+        }}
+        data-testid="canned-reason"
+      >
+        <option value="">{t("cannedNone")}</option>
+        {reasons.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </Select>
+    </Field>
   );
 }

@@ -4,7 +4,7 @@
 // merges them, the component words them.
 import type { OrderEvent, OrderState, Source } from "./machine";
 import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
-import { REVIEW_ANSWER_TOPIC } from "@/lib/stores/reviews/model";
+import { REVIEW_ANSWER_TOPIC } from "@/lib/stores/reviews/answer-topic";
 import type { Refusal } from "@/lib/problems";
 import { systemReason, type SystemReason } from "./system-reasons";
 import type { GrantRecord, TransitionRecord } from "./types";

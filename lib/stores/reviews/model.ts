@@ -22,8 +22,6 @@ export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
  */
 export const REVIEW_DEADLINE_MS: Readonly<Record<StoreName, number>> = { appstore: CONSUMPTION_DEADLINE_MS, googleplay: 24 * 3_600_000 };
 
-/** The outbox topic of an answer on its way to the store. */
-export const REVIEW_ANSWER_TOPIC = "store.refund-review-answer";
 
 /** The worker's name in the audit log when it answers for a tenant that opted in, or expires a review. */
 export const REVIEW_SYSTEM_ACTOR = "system:refund-reviews";

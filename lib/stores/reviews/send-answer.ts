@@ -5,7 +5,8 @@ import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { appleAnswerUrl, prefillAppleAnswer, type AppleConsumptionAnswer, type RefundPreference } from "./apple-answer";
 import { enqueueMessage } from "@/lib/jobs/outbox";
 import { findReview } from "./find-review";
-import { REVIEW_ANSWER_TOPIC, REVIEW_SYSTEM_ACTOR, sendCheck, type ReviewAnswerMessage, type ReviewStatus } from "./model";
+import { REVIEW_ANSWER_TOPIC } from "./answer-topic";
+import { REVIEW_SYSTEM_ACTOR, sendCheck, type ReviewAnswerMessage, type ReviewStatus } from "./model";
 import { reviewFacts } from "./review-facts";
 
 export interface SendAnswerInput {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import { rows } from "@/lib/db/sql";
 import type { PrismaTransaction } from "@/lib/db/transaction";
-import { PAST_DEADLINE, REVIEW_ANSWER_TOPIC, type ReviewAnswerMessage } from "./model";
+import { REVIEW_ANSWER_TOPIC } from "./answer-topic";
+import { PAST_DEADLINE, type ReviewAnswerMessage } from "./model";
 import { notSentReason } from "./not-sent";
 
 /** An answer message the relay settled: delivered, dead (failed for good, or held back past the deadline), or to be tried again. */

@@ -93,8 +93,9 @@ test("settings: every rule fits its select, the outcome shows by the Save button
   await signIn(page, "manager@example.com");
   await page.goto("/settings");
   const form = page.getByTestId("take-back-form-xiaoxiao");
-  // No select cuts off the name of its chosen option.
-  const clipped = await page.locator("select").evaluateAll((selects) =>
+  // No select cuts off the name of its chosen option. Measured until the layout has settled (one CI
+  // run read every select as clipped once, right after load, and never again).
+  const clipped = () => page.locator("select").evaluateAll((selects) =>
     (selects as HTMLSelectElement[]).flatMap((select) => {
       const style = getComputedStyle(select);
       const context = document.createElement("canvas").getContext("2d")!;
@@ -104,7 +105,7 @@ test("settings: every rule fits its select, the outcome shows by the Save button
       return needed > select.clientWidth ? [`${select.name}: ${text}`] : [];
     }),
   );
-  expect(clipped).toEqual([]);
+  await expect.poll(clipped, { timeout: 10_000 }).toEqual([]);
 
   // Nobody sends a reverse-refund from the console: no canned reasons for it.
   await expect(page.getByTestId("canned-reasons-form-xiaoxiao").getByLabel(/Reverse refund/)).toHaveCount(0);

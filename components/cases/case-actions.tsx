@@ -50,10 +50,9 @@ export function CaseActions({ view, assignees, me, onChanged }: CaseActionsProps
   const { controls } = view;
   const dismiss = controls.offers.find((o) => o.kind === "dismiss");
   const offers = controls.offers.filter((o) => o.kind !== "dismiss");
-  const done = () => {
-    onChanged?.();
-    router.refresh();
-  };
+  // The queue refetches its own query (onChanged); only the order page, whose cases the server
+  // renders until issue 25 gives it a read model, re-renders.
+  const done = () => (onChanged ? onChanged() : router.refresh());
   return (
     <div className="flex flex-wrap items-start gap-2" data-testid={`case-actions-${view.id}`}>
       {controls.take ? <OneClick caseId={view.id} testId={`case-take-${view.id}`} label={t("take")} working={t("taking")} run={() => takeCase({ caseId: view.id })} onDone={done} /> : null}

@@ -2,7 +2,6 @@
 
 import { useTranslations } from "next-intl";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { assignCase } from "@/app/(console)/queues/actions/assign-case";
 import { dismissCase } from "@/app/(console)/queues/actions/dismiss-case";
@@ -11,6 +10,7 @@ import { resendCaseRefund } from "@/app/(console)/queues/actions/resend-case-ref
 import { resolveCase } from "@/app/(console)/queues/actions/resolve-case";
 import { takeCase } from "@/app/(console)/queues/actions/take-case";
 import { DialogButton } from "@/components/orders/action-dialog";
+import { useRefreshView } from "@/components/query-provider";
 import { useDescribeProblem } from "@/components/orders/names";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -33,26 +33,23 @@ export interface CaseActionsProps {
   readonly assignees: readonly Assignee[];
   /** Who is looking ("staff:<email>"): not offered as an assignee of their own case. */
   readonly me: string;
-  /** After a change: the live view fetches again. */
-  readonly onChanged?: () => void;
 }
 
 /**
  * What the viewer can do with a case: take, assign, each offered resolution, what to do about a
  * refund that has not reached the channel, dismiss — or, in words, why not.
  */
-export function CaseActions({ view, assignees, me, onChanged }: CaseActionsProps) {
+export function CaseActions({ view, assignees, me }: CaseActionsProps) {
   // The product's canned reasons for case actions (settings), given by the page (CaseReasonsProvider).
   const cannedReasons = useCaseReasons(view.tenantId);
   const t = useTranslations("cases.actions");
   const describe = useDescribeProblem();
-  const router = useRouter();
   const { controls } = view;
   const dismiss = controls.offers.find((o) => o.kind === "dismiss");
   const offers = controls.offers.filter((o) => o.kind !== "dismiss");
-  // The queue refetches its own query (onChanged); only the order page, whose cases the server
-  // renders until issue 25 gives it a read model, re-renders.
-  const done = () => (onChanged ? onChanged() : router.refresh());
+  // After a change the view that shows the case (the queue, the order page) reads its data again.
+  const refresh = useRefreshView();
+  const done = () => void refresh();
   return (
     <div className="flex flex-wrap items-start gap-2" data-testid={`case-actions-${view.id}`}>
       {controls.take ? <OneClick caseId={view.id} testId={`case-take-${view.id}`} label={t("take")} working={t("taking")} run={() => takeCase({ caseId: view.id })} onDone={done} /> : null}

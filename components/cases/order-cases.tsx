@@ -1,26 +1,17 @@
-import { getTranslations } from "next-intl/server";
-import { can } from "@/lib/auth/permissions";
-import { actorOf, type Staff } from "@/lib/auth/staff";
+import { useTranslations } from "next-intl";
 import { isActive } from "@/lib/cases/model";
-import { listAssignees } from "@/lib/cases/queries/assignees";
-import { loadCaseReasons } from "@/lib/cases/queries/case-reasons";
-import { loadOrderCases } from "@/lib/cases/queries/order-cases";
-import type { OrderSnapshot } from "@/lib/orders/types";
+import type { OrderPageModel } from "@/lib/read/order-page";
 import { CaseCard } from "./case-card";
 import { CaseNoticeArea } from "./case-notice";
 import { CaseReasonsProvider } from "./case-reasons";
 
 /**
  * The order page's cases, at the top: the open ones with what can be done about them, the closed
- * ones folded away below. For the order the page has already resolved through its scope rule.
+ * ones folded away below. Nothing when the order has none.
  */
-export async function OrderCases({ order, staff }: { order: Pick<OrderSnapshot, "tenantId" | "id">; staff: Staff }) {
-  const me = actorOf(staff);
-  const cases = await loadOrderCases(order.tenantId, order.id, { actor: me, role: staff.role });
+export function OrderCases({ cases: { list: cases, assignees, reasons }, me }: { cases: OrderPageModel["cases"]; me: string }) {
+  const t = useTranslations("cases.order");
   if (cases.length === 0) return null;
-  const works = can(staff.role, "cases:work");
-  const [assignees, reasons] = works ? await Promise.all([listAssignees([order.tenantId]), loadCaseReasons([order.tenantId])]) : [[], {}];
-  const t = await getTranslations("cases.order");
   const active = cases.filter((c) => isActive(c.status));
   const closed = cases.filter((c) => !isActive(c.status));
   return (

@@ -1,8 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useEffect, useId, useState, useTransition, type FormEvent, type ReactNode } from "react";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, TEXTAREA } from "@/components/ui/dialog";
@@ -70,7 +70,7 @@ export interface ActionDialogProps<T> {
 /**
  * The frame every order action's form shares: a modal, the form's fields, a required reason, the
  * result, and cancel/confirm. Mount it to open it — each mount is a fresh form with a fresh key.
- * Closing it refreshes the page, which held still while the dialog was open (LiveOrder).
+ * Closing it reads the order again (useRefreshView): the page held still while the dialog was open (LiveOrder).
  *
  * What was typed is never lost: the form submits through onSubmit rather than a form action
  * (React resets a form's uncontrolled fields after every action, refused or not), so after any
@@ -79,7 +79,7 @@ export interface ActionDialogProps<T> {
 export function ActionDialog<T>(props: ActionDialogProps<T>) {
   const { title, intro, fields, reasonLabel, cannedReasons = [], confirmLabel, confirmTestId, confirmDisabled = false, send, outcome, finished } = props;
   const t = useTranslations("orderPage.dialog");
-  const router = useRouter();
+  const refresh = useRefreshView();
   const formId = useId();
   const [key] = useState(() => crypto.randomUUID());
   const [result, setResult] = useState<ActionResult<T> | null>(null);
@@ -128,7 +128,7 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
 
   function reload() {
     props.onReload?.();
-    startReload(() => router.refresh());
+    startReload(refresh);
   }
 
   const done = result?.ok === true && finished(result.data);
@@ -138,7 +138,7 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
       title={title}
       onClose={() => {
         props.onClose();
-        router.refresh();
+        void refresh();
       }}
     >
       {(close) => (

@@ -13,7 +13,8 @@ import type { CannedReasons } from "@/lib/settings/canned-reasons";
 import { ActionDialog } from "./action-dialog";
 import { EventName, useDescribeProblem } from "./names";
 import { StateBadge } from "./state-badge";
-import { TakeBackPreview, type TakeBackPreviewData } from "./take-back-preview";
+import type { TakeBackPreviewData } from "@/lib/orders/take-back-preview";
+import { TakeBackPreview } from "./take-back-preview";
 
 export interface EventActionsProps {
   readonly tenant: string;

@@ -2,19 +2,19 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useEffect } from "react";
+import { useRefreshView } from "@/components/query-provider";
 import { useAnyDialogOpen } from "@/components/ui/dialog";
 
 /**
- * Polls the order's version; when a callback or a colleague moves the order, the page re-renders
- * from the server within a few seconds, without a full reload. While a dialog is open the page
+ * Polls the order's version (one index lookup); when a callback or a colleague moves the order, the
+ * page reads its read model again within a few seconds — nothing is rendered on the server. While a dialog is open the page
  * holds still and the poll pauses (a re-render would change or remove what the person is reading);
  * once the last dialog closes, a change seen meanwhile is shown at once.
  */
 export function LiveOrder({ tenant, orderNo, version }: { tenant: string; orderNo: string; version: number }) {
   const t = useTranslations("orderPage");
-  const router = useRouter();
+  const refresh = useRefreshView();
   const reading = useAnyDialogOpen();
   const { data } = useQuery({
     queryKey: ["order-version", tenant, orderNo],
@@ -25,10 +25,11 @@ export function LiveOrder({ tenant, orderNo, version }: { tenant: string; orderN
     },
     refetchInterval: reading ? false : 3_000,
   });
-  const moved = data !== undefined && data.version !== version;
+  // Newer only: right after a change of its own the page may already be ahead of the last poll.
+  const moved = data !== undefined && data.version > version;
   useEffect(() => {
-    if (moved && !reading) router.refresh();
-  }, [moved, data?.version, reading, router]);
+    if (moved && !reading) void refresh();
+  }, [moved, data?.version, reading, refresh]);
   return (
     <span className="inline-flex items-center gap-1 text-xs text-slate-500" aria-live="polite" data-testid="order-live">
       <span className={`h-2 w-2 rounded-full ${reading ? "bg-slate-400" : "animate-pulse bg-emerald-500"}`} aria-hidden />

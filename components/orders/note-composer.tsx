@@ -1,9 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useId, useRef, useState, useTransition, type FormEvent } from "react";
 import { addNote, type AddNoteOutcome } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/add-note";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
@@ -27,7 +27,7 @@ const MAX_NOTE_LENGTH = 2_000;
  */
 export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: string; orderNo: string; correcting: Correcting | null; onDone: () => void }) {
   const t = useTranslations("orderPage.notes");
-  const router = useRouter();
+  const refresh = useRefreshView();
   const fieldId = useId();
   const form = useRef<HTMLFormElement>(null);
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -46,7 +46,7 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
         form.current?.reset();
         setKey(crypto.randomUUID());
         onDone();
-        router.refresh();
+        void refresh();
       }
     });
   }

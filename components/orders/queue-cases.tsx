@@ -19,7 +19,6 @@ interface QueueCasesProps {
   readonly onFilter: (filter: CaseFilter) => void;
   readonly assignees: readonly Assignee[];
   readonly me: string;
-  readonly onChanged: () => void;
 }
 
 /**
@@ -35,7 +34,7 @@ export function QueueCases(props: QueueCasesProps) {
   );
 }
 
-function QueueCasesBody({ queue, onFilter, assignees, me, onChanged }: QueueCasesProps) {
+function QueueCasesBody({ queue, onFilter, assignees, me }: QueueCasesProps) {
   const t = useTranslations("cases");
   const q = useTranslations("queues");
   const duration = useFormatDuration();
@@ -135,7 +134,7 @@ function QueueCasesBody({ queue, onFilter, assignees, me, onChanged }: QueueCase
                     <Sla dueInSeconds={c.dueInSeconds} active />
                   </td>
                   <td className="p-3">
-                    <CaseActions view={c} assignees={assignees} me={me} onChanged={onChanged} />
+                    <CaseActions view={c} assignees={assignees} me={me} />
                   </td>
                 </tr>
               ))}

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { StateBadge } from "@/components/orders/state-badge";
+import { RefreshViewProvider } from "@/components/query-provider";
 import { useHeldWhileDialogOpen, useAnyDialogOpen } from "@/components/ui/dialog";
 import { Time } from "@/components/ui/time";
 import type { Assignee } from "@/lib/cases/queries/assignees";
@@ -65,7 +66,7 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
     url.searchParams.set("cases", filter);
     window.history.replaceState(null, "", url);
   };
-  const refresh = () => void client.invalidateQueries({ queryKey: ["queues"] });
+  const refresh = () => client.invalidateQueries({ queryKey: ["queues"] });
   const stuckTotal = STUCK_TABS.reduce((sum, state) => sum + snapshot.stuck[state].total, 0);
   const stuckMore = STUCK_TABS.some((state) => snapshot.stuck[state].more);
 
@@ -110,7 +111,9 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
 
       <section id="cases" aria-labelledby="cases-heading" className="scroll-mt-4 space-y-3">
         <QueueHeading id="cases-heading" title={c("title")} description={c("description")} />
-        <QueueCases queue={snapshot.cases} onFilter={chooseCases} assignees={assignees} me={me} onChanged={refresh} />
+        <RefreshViewProvider refresh={refresh}>
+          <QueueCases queue={snapshot.cases} onFilter={chooseCases} assignees={assignees} me={me} />
+        </RefreshViewProvider>
       </section>
     </div>
   );

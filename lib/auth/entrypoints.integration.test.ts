@@ -174,6 +174,7 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
 /** Per console route: the path parameters and query that target tenant HOME's resources. */
 const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, string>; query?: string }>> = {
   "app/api/console/orders/[tenant]/[orderNo]/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
+  "app/api/console/orders/[tenant]/[orderNo]/page/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
   "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
   "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/orders/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),

@@ -5,7 +5,7 @@ import { getPool } from "./pool";
 import { getPrisma } from "./prisma";
 import { ConcurrentChange } from "./retry";
 import { one, rows, RowShapeError } from "./sql";
-import { transaction } from "./transaction";
+import { snapshot, transaction } from "./transaction";
 
 useFreshDatabase();
 
@@ -105,6 +105,26 @@ describe("transaction()", () => {
     await expect(failure).rejects.toThrow("lost the connection");
     expect(await tenantCount("nobody")).toEqual({ n: 0 });
     expect(pool.totalCount).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("snapshot()", () => {
+  it("sees the database as of its first statement, through raw SQL and Prisma, and writes nothing", async () => {
+    const pool = getPool();
+    await pool.query(`INSERT INTO tenants (id, name, currency) VALUES ('snap', 'Before', 'CNY')`);
+    const seen = await snapshot(async ({ client, prisma }) => {
+      const before = await one(client, z.object({ name: z.string() }), `SELECT name FROM tenants WHERE id = 'snap'`);
+      // Committed by another connection between the snapshot's statements.
+      await pool.query(`UPDATE tenants SET name = 'After' WHERE id = 'snap'`);
+      const after = await prisma.tenant.findUniqueOrThrow({ where: { id: "snap" }, select: { name: true } });
+      const write = await client.query(`UPDATE tenants SET name = 'Mine' WHERE id = 'snap'`).then(
+        () => "written",
+        (error: Error) => error.message,
+      );
+      return { before: before.name, after: after.name, write };
+    }).catch((error: Error) => ({ failed: error.message }));
+    expect(seen).toEqual({ before: "Before", after: "Before", write: expect.stringContaining("read-only transaction") });
+    expect(await one(pool, z.object({ name: z.string() }), `SELECT name FROM tenants WHERE id = 'snap'`)).toEqual({ name: "After" });
   });
 });
 

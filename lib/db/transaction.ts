@@ -61,3 +61,12 @@ async function runOnce<T>(work: (tx: Tx | PrismaTransaction) => Promise<T>, opti
     if (!options.client) client.release(broken);
   }
 }
+
+/**
+ * A read in one snapshot: every statement of `work` sees the database as of its first one, so a
+ * page's read model never mixes an order before a change with its timeline after it. Read only:
+ * a stray write fails instead of committing.
+ */
+export function snapshot<T>(work: (tx: PrismaTransaction) => Promise<T>, options: Pick<TransactionOptions, "pool"> = {}): Promise<T> {
+  return transaction(work, { ...options, prisma: true, setLocal: ["SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"] });
+}

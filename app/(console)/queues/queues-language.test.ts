@@ -206,7 +206,6 @@ const queue = (role: Role) =>
     onFilter: () => undefined,
     assignees: [{ email: "ann@example.com", name: "Ann", tenantIds: ["xiaoxiao"] }],
     me: ME,
-    onChanged: () => undefined,
   });
 const cards = (role: Role) => h("div", null, ...views(role).map((view) => h(CaseCard, { key: view.id, view, assignees: [], me: ME })));
 
@@ -239,7 +238,7 @@ describe("cases in Chinese", () => {
     expect(en).toContain("refund rf-63 of this case is on its way to the payment channel");
     // What a person can do: without a webhook, record how the channel was told (resend waits for one);
     // after the relay gave up, resend too; while the relay retries, record-told only.
-    const row = (id: number) => render("en", h(QueueCases, { queue: { filter: "all", counts: { all: { total: 1, more: false }, mine: { total: 0, more: false }, unassigned: { total: 0, more: false }, overdue: { total: 0, more: false } }, items: views("ops").filter((v) => v.id === id), viewerWorks: true, workedBy: ["ops", "manager"] }, onFilter: () => undefined, assignees: [], me: ME, onChanged: () => undefined }));
+    const row = (id: number) => render("en", h(QueueCases, { queue: { filter: "all", counts: { all: { total: 1, more: false }, mine: { total: 0, more: false }, unassigned: { total: 0, more: false }, overdue: { total: 0, more: false } }, items: views("ops").filter((v) => v.id === id), viewerWorks: true, workedBy: ["ops", "manager"] }, onFilter: () => undefined, assignees: [], me: ME }));
     expect(row(60)).toContain("Record that the channel was told");
     expect(row(60)).toContain("Resending needs a webhook");
     expect(row(60)).not.toContain("Resend to the channel");

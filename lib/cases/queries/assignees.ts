@@ -1,5 +1,5 @@
 import "server-only";
-import { getPrisma } from "@/lib/db/prisma";
+import { getPrisma, type PrismaTx } from "@/lib/db/prisma";
 import { ROLES, can } from "@/lib/auth/permissions";
 import { staffOf, type Staff } from "@/lib/auth/staff";
 
@@ -13,9 +13,9 @@ export interface Assignee {
 }
 
 /** Active staff who work cases of at least one of these tenants (the assign form's choices). */
-export async function listAssignees(tenants: readonly string[]): Promise<Assignee[]> {
+export async function listAssignees(tenants: readonly string[], prisma: PrismaTx = getPrisma()): Promise<Assignee[]> {
   if (tenants.length === 0) return [];
-  const users = await getPrisma().staffUser.findMany({
+  const users = await prisma.staffUser.findMany({
     where: { disabledAt: null, role: { in: [...WORKERS] }, tenantIds: { hasSome: [...tenants] } },
     select: { email: true, name: true, tenantIds: true },
     orderBy: { email: "asc" },

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { one, rows } from "@/lib/db/sql";
+import { one, rows, type Queryable } from "@/lib/db/sql";
 import { ledgerBySku, orderProgress, type LineProgress } from "@/lib/orders/progress";
 import { GRANT_COLUMNS, grantRow, ORDER_COLUMNS, orderRow, TRANSITION_COLUMNS, transitionRow } from "@/lib/orders/rows";
 import type { ApprovalRecord, NoteRecord, OrderAuditFact, TimelineSources } from "@/lib/orders/timeline";
@@ -93,9 +93,9 @@ const detailRow = z.object({
  * lines, grants, transitions, outbox messages, exceptions, refund approvals, notes, and the
  * audit_events rows that name it).
  */
-export async function getOrderDetail(tenantId: string, orderNo: string): Promise<OrderDetail | null> {
+export async function getOrderDetail(tenantId: string, orderNo: string, db: Queryable = getPool()): Promise<OrderDetail | null> {
   const row = await one(
-    getPool(),
+    db,
     detailRow,
     `WITH o AS (SELECT ${ORDER_COLUMNS} FROM orders WHERE tenant_id = $1 AND order_no = $2)
      SELECT

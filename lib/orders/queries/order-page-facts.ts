@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { maybeOne } from "@/lib/db/sql";
+import { maybeOne, type Queryable } from "@/lib/db/sql";
 import { playerMoneySql } from "@/lib/players/queries/player-summary";
 import { refundWatch, type RefundWatch } from "@/lib/players/refund-watch";
 import { storedCannedReasons, type CannedReasons } from "@/lib/settings/canned-reasons";
@@ -70,9 +70,9 @@ const factsRow = z.object({
  * (tenant_id, order_id, id) index) names the case, whose row (primary key) says who sent the payment
  * and to which order.
  */
-export async function getOrderPageFacts(tenantId: string, orderNo: string): Promise<OrderPageFacts | null> {
+export async function getOrderPageFacts(tenantId: string, orderNo: string, db: Queryable = getPool()): Promise<OrderPageFacts | null> {
   const row = await maybeOne(
-    getPool(),
+    db,
     factsRow,
     `SELECT t.name AS "tenantName", o.created_at AS "createdAt",
             floor(extract(epoch FROM now() - o.state_at))::int AS "secondsInState",

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { takeBackPreview } from "@/components/orders/take-back-preview";
+import { takeBackPreview } from "@/lib/orders/take-back-preview";
 import { getPool } from "@/lib/db/pool";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";

@@ -1,0 +1,183 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import { notFound, redirect } from "next/navigation";
+import { useCallback } from "react";
+import { OrderCases } from "@/components/cases/order-cases";
+import { EventActions } from "@/components/orders/event-actions";
+import { GrantLineButton } from "@/components/orders/grant-line-form";
+import { LineProgressList } from "@/components/orders/line-progress";
+import { LiveOrder } from "@/components/orders/live-order";
+import { NextEvents } from "@/components/orders/next-events";
+import { DwellFlag, OrderFacts, PendingApprovalBanner, RefusedRefunds } from "@/components/orders/order-summary";
+import { RepairDeliveryButton } from "@/components/orders/repair-delivery-button";
+import { StateBadge } from "@/components/orders/state-badge";
+import { StateDiagram } from "@/components/orders/state-diagram";
+import { TakenBackList } from "@/components/orders/taken-back-list";
+import { Timeline } from "@/components/orders/timeline";
+import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
+import { RefreshViewProvider } from "@/components/query-provider";
+import { Breakable } from "@/components/ui/breakable";
+import { CopyButton } from "@/components/ui/copy-button";
+import type { OrderPageModel } from "@/lib/read/order-page";
+import { readModel, ReadError } from "@/lib/read/wire";
+
+/** The order page's query: its read model, read again when the order moves or a form changed it. */
+function orderPageKey(tenant: string, orderNo: string) {
+  return ["order-page", tenant, orderNo] as const;
+}
+
+function orderPageUrl(tenant: string, orderNo: string): string {
+  return `/api/console/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}/page`;
+}
+
+/**
+ * The order page: its read model (lib/read/order-page.ts) from one JSON route, laid out here. The
+ * model is read again — never re-rendered on the server — when LiveOrder sees a new version, or when
+ * a form on the page changed something (useRefreshView).
+ */
+export function OrderPageView({ tenant, orderNo }: { tenant: string; orderNo: string }) {
+  const client = useQueryClient();
+  const { data, error } = useQuery({
+    queryKey: orderPageKey(tenant, orderNo),
+    queryFn: ({ signal }) => readModel<OrderPageModel>(orderPageUrl(tenant, orderNo), signal),
+    // The version poll says when the order moved; a refetch on focus would change a form's basis under it.
+    refetchOnWindowFocus: false,
+    // A refusal is an answer: asking again would get the same one.
+    retry: (failures, e) => !(e instanceof ReadError && e.status < 500) && failures < 1,
+  });
+  const refresh = useCallback(() => client.invalidateQueries({ queryKey: orderPageKey(tenant, orderNo) }), [client, tenant, orderNo]);
+
+  if (error) refused(error, `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`);
+  if (!data) return <OrderPageLoading />;
+  return (
+    <RefreshViewProvider refresh={refresh}>
+      <OrderPageBody tenant={tenant} orderNo={orderNo} model={data} />
+    </RefreshViewProvider>
+  );
+}
+
+/**
+ * A read refused or failed: the styled page for it, as a page rendered on the server would show —
+ * sign-in (and back here), forbidden, not found; anything else (the database is down) goes to the
+ * console's error page, which waits out an outage.
+ */
+function refused(error: Error, path: string): never {
+  if (error instanceof ReadError) {
+    if (error.status === 401) redirect(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
+    if (error.status === 403) redirect("/forbidden?need=orders%3Aview");
+    if (error.status === 404) notFound();
+  }
+  throw error;
+}
+
+function OrderPageLoading() {
+  const t = useTranslations("orderPage");
+  return (
+    <div className="space-y-6" aria-busy="true">
+      <div className="h-48 animate-pulse rounded-lg border border-slate-200 bg-white" />
+      <p role="status" className="text-sm text-slate-500">
+        {t("loading")}
+      </p>
+      <div className="h-32 animate-pulse rounded-lg border border-slate-200 bg-white" />
+      <div className="h-64 animate-pulse rounded-lg border border-slate-200 bg-white" />
+    </div>
+  );
+}
+
+function OrderPageBody({ tenant, orderNo, model: m }: { tenant: string; orderNo: string; model: OrderPageModel }) {
+  const t = useTranslations("orderPage");
+  const { order, viewer } = m;
+  return (
+    <div className="space-y-6">
+      <section className="rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="order-heading">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 id="order-heading" className="font-mono text-xl font-semibold">
+            <Breakable text={order.orderNo} />
+          </h1>
+          <CopyButton value={order.orderNo} />
+          <StateBadge state={order.state} />
+          <span className="text-sm text-slate-500">{t("version", { version: order.version })}</span>
+          <span className="ml-auto">
+            <LiveOrder tenant={tenant} orderNo={orderNo} version={order.version} />
+          </span>
+        </div>
+        <OrderFacts order={order} tenantName={m.tenantName} createdAt={m.createdAt} payment={m.payment} />
+        <DwellFlag state={order.state} stateAt={order.stateAt} dwell={m.dwell} />
+        {m.refundWatch ? (
+          <div className="mt-4">
+            <RefundWatchBanner watch={m.refundWatch} tenantId={tenant} playerId={order.playerId} linked />
+          </div>
+        ) : null}
+        {m.waiting || m.refused.length > 0 ? (
+          <div className="mt-4 grid gap-3 lg:grid-cols-2">
+            {m.waiting ? <PendingApprovalBanner approval={m.waiting} canApprove={viewer.canApprove} /> : null}
+            <RefusedRefunds refused={m.refused} />
+          </div>
+        ) : null}
+        <div className="mt-4 border-t border-slate-100 pt-4">
+          <h2 className="mb-2 text-sm font-semibold">{t("actions")}</h2>
+          {/* Always mounted: an open form outlives the order moving to a state with no actions. */}
+          <div className="flex flex-wrap gap-2">
+            <EventActions
+              tenant={tenant}
+              orderNo={orderNo}
+              version={order.version}
+              state={order.state}
+              currency={order.currency}
+              events={m.events}
+              cannedReasons={m.cannedReasons}
+              takeBack={m.takeBack ?? undefined}
+              refundApproval={m.refundApproval ?? undefined}
+            />
+            {/* Mounted for ops while repair is not possible, so what a finished repair did stays said. */}
+            {viewer.canGrant ? <RepairDeliveryButton tenant={tenant} orderNo={orderNo} hidden={!m.canRepair} /> : null}
+          </div>
+          {m.events.length === 0 && !m.canRepair ? <p className="text-sm text-slate-500">{t("noActions")}</p> : null}
+        </div>
+      </section>
+
+      {/* Cases on this order (issue 13): open ones first, with what can be done about them. */}
+      <OrderCases cases={m.cases} me={viewer.actor} />
+
+      <section className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 className="font-semibold">{t("lines")}</h2>
+        <LineProgressList
+          lines={m.lines}
+          takeBacks={m.takeBacks}
+          actionFor={(line) => (m.canRepair ? <GrantLineButton tenant={tenant} orderNo={orderNo} sku={line.sku} pending={line.pending} /> : null)}
+        />
+      </section>
+
+      {m.takeBacks.length > 0 ? (
+        <section className="space-y-2 rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="taken-back-heading">
+          <h2 id="taken-back-heading" className="font-semibold">
+            {t("takenBack")}
+          </h2>
+          <TakenBackList takeBacks={m.takeBacks} />
+        </section>
+      ) : null}
+
+      {/* One card: the picture as wide as the card, what can happen next under it (side by side,
+          the list's height left the picture's card half empty). */}
+      <section className="rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="diagram-heading">
+        <h2 id="diagram-heading" className="mb-2 font-semibold">
+          {t("diagram")}
+        </h2>
+        <StateDiagram state={order.state} previous={m.refundFrom} />
+        <h3 className="mb-2 mt-4 border-t border-slate-100 pt-4 text-sm font-semibold">{t("next")}</h3>
+        <NextEvents state={order.state} role={viewer.role} />
+      </section>
+
+      {/* The one history of the order: transitions, grants, approvals, exceptions, webhook messages
+          (the outbox table it replaces) and internal notes, with the note composer. */}
+      <section className="rounded-lg border border-slate-200 bg-white p-5" aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading" className="mb-3 font-semibold">
+          {t("timelineTitle")}
+        </h2>
+        <Timeline entries={m.timeline} currency={order.currency} note={{ tenant, orderNo }} />
+      </section>
+    </div>
+  );
+}

@@ -2,7 +2,6 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { notFound, redirect } from "next/navigation";
 import { useCallback } from "react";
 import { OrderCases } from "@/components/cases/order-cases";
 import { EventActions } from "@/components/orders/event-actions";
@@ -16,12 +15,13 @@ import { StateBadge } from "@/components/orders/state-badge";
 import { StateDiagram } from "@/components/orders/state-diagram";
 import { TakenBackList } from "@/components/orders/taken-back-list";
 import { Timeline } from "@/components/orders/timeline";
+import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { OrderPageModel } from "@/lib/read/order-page";
-import { readModel, ReadError } from "@/lib/read/wire";
+import { readModel } from "@/lib/read/wire";
 
 /** The order page's query: its read model, read again when the order moves or a form changed it. */
 function orderPageKey(tenant: string, orderNo: string) {
@@ -44,32 +44,17 @@ export function OrderPageView({ tenant, orderNo }: { tenant: string; orderNo: st
     queryFn: ({ signal }) => readModel<OrderPageModel>(orderPageUrl(tenant, orderNo), signal),
     // The version poll says when the order moved; a refetch on focus would change a form's basis under it.
     refetchOnWindowFocus: false,
-    // A refusal is an answer: asking again would get the same one.
-    retry: (failures, e) => !(e instanceof ReadError && e.status < 500) && failures < 1,
+    retry: retryRead,
   });
   const refresh = useCallback(() => client.invalidateQueries({ queryKey: orderPageKey(tenant, orderNo) }), [client, tenant, orderNo]);
 
-  if (error) refused(error, `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`);
+  if (error) showReadRefusal(error, `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`, "orders:view");
   if (!data) return <OrderPageLoading />;
   return (
     <RefreshViewProvider refresh={refresh}>
       <OrderPageBody tenant={tenant} orderNo={orderNo} model={data} />
     </RefreshViewProvider>
   );
-}
-
-/**
- * A read refused or failed: the styled page for it, as a page rendered on the server would show —
- * sign-in (and back here), forbidden, not found; anything else (the database is down) goes to the
- * console's error page, which waits out an outage.
- */
-function refused(error: Error, path: string): never {
-  if (error instanceof ReadError) {
-    if (error.status === 401) redirect(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
-    if (error.status === 403) redirect("/forbidden?need=orders%3Aview");
-    if (error.status === 404) notFound();
-  }
-  throw error;
 }
 
 function OrderPageLoading() {

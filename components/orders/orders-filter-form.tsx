@@ -4,19 +4,9 @@ import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import type { TenantOption } from "@/lib/orders/queries/search-orders";
+import type { OrdersFormErrors, OrdersFormValues } from "@/lib/read/orders-list";
 import { TimeZoneInput } from "./orders-time-zone-input";
 
-export interface OrdersFormValues {
-  readonly q: string;
-  readonly tenant: string;
-  readonly state: string;
-  readonly from: string;
-  readonly to: string;
-  readonly tz: string;
-  readonly stuck: boolean;
-}
-
-export type OrdersFormErrors = Partial<Record<"q" | "tenant" | "state" | "from" | "to", string>>;
 
 /**
  * The search box and filters as a plain GET form: the URL it makes is the result, to bookmark,
@@ -33,11 +23,17 @@ export function OrdersFilterForm({
 }) {
   const t = useTranslations("orders.filters");
   const states = useTranslations("state");
+  const problems = useTranslations("orders.errors");
+  // Why a filter of the URL was dropped, in words (the asked-for product named).
+  const said = (field: keyof OrdersFormErrors) => {
+    const problem = errors[field];
+    return problem ? problems(problem, { tenant: values.tenant }) : undefined;
+  };
   const invalid = (field: keyof OrdersFormErrors) =>
     errors[field] ? { "aria-invalid": true as const, "aria-describedby": `orders-${field}-error` } : {};
   return (
     <form method="get" action="/orders" role="search" aria-label={t("label")} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
-      <Field label={t("q")} htmlFor="orders-q" hint={t("qHint")} error={errors.q}>
+      <Field label={t("q")} htmlFor="orders-q" hint={t("qHint")} error={said("q")}>
         <div className="flex gap-2">
           <Input
             id="orders-q"
@@ -55,7 +51,7 @@ export function OrdersFilterForm({
         </div>
       </Field>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-        <Field label={t("tenant")} htmlFor="orders-tenant" error={errors.tenant}>
+        <Field label={t("tenant")} htmlFor="orders-tenant" error={said("tenant")}>
           <Select id="orders-tenant" name="tenant" defaultValue={values.tenant} {...invalid("tenant")}>
             <option value="">{t("allTenants")}</option>
             {tenants.map((tenant) => (
@@ -65,7 +61,7 @@ export function OrdersFilterForm({
             ))}
           </Select>
         </Field>
-        <Field label={t("state")} htmlFor="orders-state" error={errors.state}>
+        <Field label={t("state")} htmlFor="orders-state" error={said("state")}>
           <Select id="orders-state" name="state" defaultValue={values.state} {...invalid("state")}>
             <option value="">{t("anyState")}</option>
             {ORDER_STATES.map((state) => (
@@ -75,10 +71,10 @@ export function OrdersFilterForm({
             ))}
           </Select>
         </Field>
-        <Field label={t("from")} htmlFor="orders-from" error={errors.from}>
+        <Field label={t("from")} htmlFor="orders-from" error={said("from")}>
           <Input id="orders-from" name="from" type="date" defaultValue={values.from} {...invalid("from")} />
         </Field>
-        <Field label={t("to")} htmlFor="orders-to" error={errors.to}>
+        <Field label={t("to")} htmlFor="orders-to" error={said("to")}>
           <Input id="orders-to" name="to" type="date" defaultValue={values.to} {...invalid("to")} />
         </Field>
         <div className="space-y-1">

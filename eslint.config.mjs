@@ -10,6 +10,12 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { varsIgnorePattern: "^_", argsIgnorePattern: "^_", ignoreRestSiblings: true }],
     },
   },
+  // Links go through components/ui/link.tsx, which decides what a link fetches before it is followed.
+  {
+    files: ["app/**", "components/**"],
+    ignores: ["components/ui/link.tsx"],
+    rules: { "no-restricted-imports": ["error", { paths: [{ name: "next/link", message: "Use { Link } from \"@/components/ui/link\": a console link prefetches nothing." }] }] },
+  },
   // useFreshDatabase() and Playwright's fixture `use` are not React hooks.
   { files: ["**/*.test.ts", "e2e/**"], rules: { "react-hooks/rules-of-hooks": "off" } },
   { ignores: ["lib/generated/**", ".next/**", ".next-*/**", "bench/out/**", ".data/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import { actorSummary } from "@/lib/audit/queries/actor-summary";
 import { SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS, type AuditFilters } from "@/lib/audit/queries/filters";

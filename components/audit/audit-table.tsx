@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { Breakable } from "@/components/ui/breakable";
 import { Time } from "@/components/ui/time";

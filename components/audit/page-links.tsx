@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { encodeCursor } from "@/lib/audit/queries/cursor";
 import type { AuditPage } from "@/lib/audit/queries/read-page";

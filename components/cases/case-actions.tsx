@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useState, useTransition } from "react";
 import { assignCase } from "@/app/(console)/queues/actions/assign-case";
 import { dismissCase } from "@/app/(console)/queues/actions/dismiss-case";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { ExceptionKindName } from "@/components/orders/names";
 import { Time } from "@/components/ui/time";

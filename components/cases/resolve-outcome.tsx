@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import type { ResolveCaseOutcome } from "@/app/(console)/queues/actions/resolve-case";
 import { RepairOutcome } from "@/components/orders/repair-delivery-button";

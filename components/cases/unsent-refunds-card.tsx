@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import type { NotSentWhy } from "@/lib/cases/refund-reach";
 import { unsentRefundCounts } from "@/lib/cases/queries/unsent-refunds";

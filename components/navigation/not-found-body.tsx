@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import { SearchBox } from "@/components/search/search-box";
 import { can } from "@/lib/auth/permissions";

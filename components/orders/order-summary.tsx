@@ -1,5 +1,5 @@
 import { useLocale, useTranslations } from "next-intl";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import type { ReactNode } from "react";
 import { PlayerLink } from "@/components/players/player-link";
 import { Breakable } from "@/components/ui/breakable";

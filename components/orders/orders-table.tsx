@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useLocale, useTranslations } from "next-intl";
 import { StateBadge } from "@/components/orders/state-badge";
 import { PlayerLink } from "@/components/players/player-link";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useLocale, useTranslations } from "next-intl";
 import { CaseActions } from "@/components/cases/case-actions";
 import { CaseNoticeArea } from "@/components/cases/case-notice";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useLocale, useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";

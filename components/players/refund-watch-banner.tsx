@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
 import type { RefundWatch } from "@/lib/players/refund-watch";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import { useFormatDuration } from "@/components/orders/orders-duration";

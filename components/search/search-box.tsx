@@ -31,7 +31,7 @@ export function SearchBox({ id, variant, shortcut = false, autoFocus = false }: 
   }, [shortcut]);
   const header = variant === "header";
   return (
-    <Form action="/search" role="search" aria-label={header ? t("headerLabel") : t("pageLabel")} className="w-full">
+    <Form action="/search" prefetch={false} role="search" aria-label={header ? t("headerLabel") : t("pageLabel")} className="w-full">
       <div className="flex items-center gap-2">
         <label htmlFor={id} className="sr-only">
           {t("field")}

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { ApprovalDecision } from "@/components/approvals/approval-decision";
 import { RefusedRefunds } from "@/components/orders/order-summary";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import { CreateUserForm } from "@/components/admin/create-user-form";
 import { requireStaff } from "@/lib/auth/page";

@@ -70,3 +70,24 @@ test("language: the order page's forms and their refusals are in Chinese too", a
   expect(await englishWords(page, data)).toEqual([]);
   await context.close();
 });
+
+test("language: a browser loads only its reader's catalogue", async ({ browser }) => {
+  // A sentence of each catalogue that no other text holds, as it may appear in a script: raw or escaped.
+  const marks = { en: "Paste an order no, player id, txn, refund or grant id", zh: "粘贴订单号、玩家 ID、流水号、退款单号或发放 ID" };
+  const forms = (text: string) => [text, JSON.stringify(text).slice(1, -1), text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)];
+  for (const [locale, other] of [["en", "zh"], ["zh", "en"]] as const) {
+    const context = await browser.newContext({ locale: locale === "zh" ? "zh-CN" : "en-US" });
+    const page = await context.newPage();
+    const scripts: Promise<string>[] = [];
+    page.on("response", (response) => {
+      if (response.request().resourceType() === "script") scripts.push(response.text().catch(() => ""));
+    });
+    await page.goto("/sign-in");
+    await page.waitForLoadState("networkidle");
+    const texts = await Promise.all(scripts);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.some((text) => forms(marks[locale]).some((f) => text.includes(f))), `${locale}: its own catalogue is loaded`).toBe(true);
+    expect(texts.filter((text) => forms(marks[other]).some((f) => text.includes(f))), `${locale}: the ${other} catalogue is not`).toEqual([]);
+    await context.close();
+  }
+});

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 import { IntlProvider } from "@/components/i18n/intl-provider";
+import { QueryProvider } from "@/components/query-provider";
 import { isLocale } from "@/lib/i18n/locales";
 import type { ReactNode } from "react";
 import "./globals.css";
@@ -18,7 +19,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang={locale === "zh" ? "zh-CN" : "en"}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
         <IntlProvider locale={isLocale(locale) ? locale : "en"} timeZone={timeZone}>
-          {children}
+          <QueryProvider>{children}</QueryProvider>
         </IntlProvider>
       </body>
     </html>

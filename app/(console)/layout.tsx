@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { ConsoleFrame } from "@/components/navigation/console-frame";
-import { QueryProvider } from "@/components/query-provider";
 import { requireStaff } from "@/lib/auth/page";
 
 // The frame of every signed-in page. Pages check their own permission too: a layout is not
@@ -8,8 +7,6 @@ import { requireStaff } from "@/lib/auth/page";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const staff = await requireStaff();
   return (
-    <ConsoleFrame staff={staff}>
-      <QueryProvider>{children}</QueryProvider>
-    </ConsoleFrame>
+    <ConsoleFrame staff={staff}>{children}</ConsoleFrame>
   );
 }

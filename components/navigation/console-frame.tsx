@@ -29,7 +29,7 @@ export function ConsoleFrame({ staff, children }: { staff: Staff; children: Reac
       <ConsoleHeader staff={staff} />
       <div className="flex flex-1 flex-col lg:flex-row">
         <aside className="border-b border-slate-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
-          <ConsoleSidebar staff={staff} />
+          <ConsoleSidebar role={staff.role} />
         </aside>
         {/* tabIndex -1: the skip link moves the focus here, so the next Tab goes into the page. */}
         <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">

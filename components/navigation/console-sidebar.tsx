@@ -1,16 +1,27 @@
-import { can } from "@/lib/auth/permissions";
-import type { Staff } from "@/lib/auth/staff";
-import { listViews, type SavedView } from "@/lib/views/saved-views";
-import { viewHref } from "@/lib/views/view-filters";
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { can, type Role } from "@/lib/auth/permissions";
 import { navFor } from "@/lib/navigation/nav-items";
-import { SidebarNav, type SidebarView } from "./sidebar-nav";
+import type { SidebarViews } from "@/lib/read/saved-views";
+import { readModel } from "@/lib/read/wire";
+import { SidebarNav } from "./sidebar-nav";
 
-function sidebarView(view: SavedView): SidebarView {
-  return { id: view.id, name: view.name, href: viewHref(view), sharedWith: view.shared ? view.tenantId : null };
-}
+/** The navigation's query: the saved views, read once and kept until a view form changes them. */
+export const SAVED_VIEWS_KEY = ["saved-views"] as const;
+const NONE: SidebarViews = { personal: [], shared: [] };
 
-/** The left navigation of every console page: the role's sections, and the saved views under Orders. */
-export async function ConsoleSidebar({ staff }: { staff: Staff }) {
-  const views = can(staff.role, "orders:view") ? await listViews(staff) : { personal: [], shared: [] };
-  return <SidebarNav sections={navFor(staff.role)} views={{ personal: views.personal.map(sidebarView), shared: views.shared.map(sidebarView) }} />;
+/**
+ * The left navigation of every console page: the role's sections, and the saved views under Orders
+ * (read from /api/console/views in the browser, not on every page's render).
+ */
+export function ConsoleSidebar({ role }: { role: Role }) {
+  const seesOrders = can(role, "orders:view");
+  const { data } = useQuery({
+    queryKey: SAVED_VIEWS_KEY,
+    queryFn: ({ signal }) => readModel<SidebarViews>("/api/console/views", signal),
+    enabled: seesOrders,
+    staleTime: 5 * 60_000,
+  });
+  return <SidebarNav sections={navFor(role)} views={data ?? NONE} />;
 }

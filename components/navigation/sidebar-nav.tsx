@@ -5,14 +5,8 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { Suspense, useId, useState } from "react";
 import { isCurrent, type NavItem, type NavSection } from "@/lib/navigation/nav-items";
+import type { SidebarViews } from "@/lib/read/saved-views";
 
-export interface SidebarView {
-  readonly id: number;
-  readonly name: string;
-  readonly href: string;
-  /** The product a shared view is shared with. */
-  readonly sharedWith: string | null;
-}
 
 const LINK = "flex items-center gap-2 rounded-md px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900";
 const IDLE = "text-slate-700 hover:bg-slate-100 hover:text-slate-900";
@@ -28,7 +22,7 @@ export function SidebarNav({
   views,
 }: {
   sections: readonly { readonly section: NavSection; readonly items: readonly NavItem[] }[];
-  views: { readonly personal: readonly SidebarView[]; readonly shared: readonly SidebarView[] };
+  views: SidebarViews;
 }) {
   const t = useTranslations("sidebar");
   const nav = useTranslations("nav");
@@ -95,7 +89,7 @@ function OrdersWithViews({
 }: {
   href: string;
   label: string;
-  views: { readonly personal: readonly SidebarView[]; readonly shared: readonly SidebarView[] };
+  views: SidebarViews;
   pathname: string;
 }) {
   const t = useTranslations("sidebar");

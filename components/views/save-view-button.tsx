@@ -11,6 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import type { PublicError } from "@/lib/errors";
 import { VIEW_NAME_MAX, type OrdersListFilters } from "@/lib/views/view-filters";
+import { useViewsChanged } from "./views-changed";
 
 /**
  * "Save view": names the filters on screen. Personal by default; ops and up may share it with the
@@ -37,6 +38,7 @@ export function SaveViewButton({ filters, canShare, productName }: { filters: Or
 function SaveViewForm({ filters, canShare, productName, close }: { filters: OrdersListFilters; canShare: boolean; productName: string | null; close: () => void }) {
   const t = useTranslations("views");
   const router = useRouter();
+  const viewsChanged = useViewsChanged();
   const id = useId();
   const [name, setName] = useState("");
   const [shared, setShared] = useState(false);
@@ -58,6 +60,7 @@ function SaveViewForm({ filters, canShare, productName, close }: { filters: Orde
             return;
           }
           close();
+          void viewsChanged();
           router.push(result.data.href);
         });
       }}

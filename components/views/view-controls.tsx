@@ -11,6 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import type { PublicError } from "@/lib/errors";
 import { VIEW_NAME_MAX } from "@/lib/views/view-filters";
+import { useViewsChanged } from "./views-changed";
 
 /** Rename and delete for the view on screen, offered to whoever may change it (savedViewScope decides again). */
 export function ViewControls({ id, name }: { id: number; name: string }) {
@@ -40,7 +41,7 @@ export function ViewControls({ id, name }: { id: number; name: string }) {
 
 function RenameForm({ id, name, close }: { id: number; name: string; close: () => void }) {
   const t = useTranslations("views");
-  const router = useRouter();
+  const viewsChanged = useViewsChanged();
   const field = useId();
   const [value, setValue] = useState(name);
   const [error, setError] = useState<PublicError | null>(null);
@@ -55,7 +56,7 @@ function RenameForm({ id, name, close }: { id: number; name: string; close: () =
           const result = await renameViewAction({ id, name: value });
           if (!result.ok) return setError(result.error);
           close();
-          router.refresh();
+          await viewsChanged();
         });
       }}
     >
@@ -87,6 +88,7 @@ function RenameForm({ id, name, close }: { id: number; name: string; close: () =
 function DeleteForm({ id, close }: { id: number; close: () => void }) {
   const t = useTranslations("views");
   const router = useRouter();
+  const viewsChanged = useViewsChanged();
   const [error, setError] = useState<PublicError | null>(null);
   const [busy, startTransition] = useTransition();
   return (
@@ -105,6 +107,7 @@ function DeleteForm({ id, close }: { id: number; close: () => void }) {
               const result = await deleteViewAction({ id });
               if (!result.ok) return setError(result.error);
               close();
+              void viewsChanged();
               // The filters stay on screen, as a plain list: the view was a name for them.
               const url = new URL(window.location.href);
               url.searchParams.delete("view");

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { savedViewScope } from "@/lib/auth/scope";
@@ -14,7 +13,6 @@ export const deleteViewAction = defineAction(
   { name: "views.delete", permission: "orders:view", input, scope: savedViewScope((v: z.output<typeof input>) => v.id) },
   async (_, { actor, resource }) => {
     const result = await deleteView(resource, actor);
-    revalidatePath("/", "layout");
     return result;
   },
 );

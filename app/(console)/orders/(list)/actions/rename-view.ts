@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { savedViewScope } from "@/lib/auth/scope";
@@ -15,7 +14,6 @@ export const renameViewAction = defineAction(
   { name: "views.rename", permission: "orders:view", input, scope: savedViewScope((v: z.output<typeof input>) => v.id) },
   async ({ name }, { actor, resource }) => {
     const view = await renameView(resource, name, actor);
-    revalidatePath("/", "layout");
     return { id: view.id, name: view.name, href: viewHref(view) };
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -15,7 +14,6 @@ export const saveSharedViewAction = defineAction(
   { name: "views.save-shared", permission: "views:share", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { staff, resource }) => {
     const view = await saveView({ owner: staff, name: v.name, tenantId: resource.tenantId, shared: true, filters: viewFiltersOf(v) });
-    revalidatePath("/", "layout");
     return { id: view.id, href: viewHref(view) };
   },
 );

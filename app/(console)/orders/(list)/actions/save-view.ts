@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { optionalTenantScope } from "@/lib/auth/scope";
@@ -13,8 +12,6 @@ export const saveViewAction = defineAction(
   { name: "views.save", permission: "orders:view", input: newView, scope: optionalTenantScope((v: z.output<typeof newView>) => v.tenant) },
   async (v, { staff, resource }) => {
     const view = await saveView({ owner: staff, name: v.name, tenantId: resource.tenantId, shared: false, filters: viewFiltersOf(v) });
-    // The navigation lists the views on every page.
-    revalidatePath("/", "layout");
     return { id: view.id, href: viewHref(view) };
   },
 );

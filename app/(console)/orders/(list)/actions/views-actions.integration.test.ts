@@ -1,4 +1,7 @@
+import { NextRequest } from "next/server";
+import superjson from "superjson";
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET } from "@/app/api/console/views/route";
 import type { Role } from "@/lib/auth/permissions";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
@@ -185,5 +188,22 @@ describe("shared views", () => {
     expect(saved.ok).toBe(true);
     expect((await listViews({ id: people["agent2@a.test"]!.id, tenantIds: ["alpha"] })).personal.map((v) => v.name)).not.toContain("Beta only");
     expect((await listViews(people["agent2@a.test"]!)).personal.map((v) => v.name)).toContain("Beta only");
+  });
+});
+
+describe("the navigation's views (GET /api/console/views)", () => {
+  it("lists the caller's own views and those shared with their products, each as the link it opens", async () => {
+    const read = async () => {
+      const response = await GET(new NextRequest("http://localhost/api/console/views"), { params: Promise.resolve({}) });
+      expect(response.status).toBe(200);
+      return superjson.parse<{ personal: { name: string; href: string }[]; shared: { name: string; sharedWith: string | null }[] }>(await response.text());
+    };
+    as("agent@a.test");
+    const agent = await read();
+    expect(agent.personal.map((v) => v.name)).toEqual((await listViews(people["agent@a.test"]!)).personal.map((v) => v.name));
+    expect(agent.personal.every((v) => v.href.startsWith("/orders?") && v.href.includes("view="))).toBe(true);
+    expect(agent.shared.map((v) => [v.name, v.sharedWith])).toEqual([["Refunding too long", "alpha"]]);
+    as("ops@b.test");
+    expect((await read()).shared).toEqual([]);
   });
 });

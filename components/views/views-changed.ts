@@ -1,0 +1,10 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { SAVED_VIEWS_KEY } from "@/components/navigation/console-sidebar";
+
+/** After a view was saved, renamed or deleted: the navigation and the orders list read theirs again. */
+export function useViewsChanged(): () => Promise<void> {
+  const client = useQueryClient();
+  return () => Promise.all([client.invalidateQueries({ queryKey: SAVED_VIEWS_KEY }), client.invalidateQueries({ queryKey: ["orders-list"] })]).then(() => undefined);
+}

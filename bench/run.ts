@@ -1,5 +1,6 @@
 // `npm run bench [-- name ... --orders N --reseed --drop-large --quick]`: runs the benchmarks one
 // after another and writes bench/RESULTS.md. Each benchmark file also runs on its own.
+import { consoleBrowserBench } from "./console-browser";
 import { consoleLoadBench } from "./console-load";
 import { hotOrderBench } from "./hot-order";
 import { httpPayBench } from "./http-pay";
@@ -9,7 +10,7 @@ import { outboxRelayBench } from "./outbox-relay";
 import { timeoutCloseBench } from "./timeout-close";
 import { transitBench } from "./transit-vs-pgbench";
 
-const ALL: readonly Bench[] = [transitBench, hotOrderBench, largeDataBench, consoleLoadBench, timeoutCloseBench, outboxRelayBench, httpPayBench];
+const ALL: readonly Bench[] = [transitBench, hotOrderBench, largeDataBench, consoleLoadBench, timeoutCloseBench, outboxRelayBench, httpPayBench, consoleBrowserBench];
 
 try {
   const { names, args } = parseArgs(process.argv.slice(2));

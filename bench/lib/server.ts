@@ -1,7 +1,7 @@
 // The console as production runs it: `npm start` with DATABASE_URL set — it builds only if the
 // sources changed since the last build (scripts/build.mjs), migrates, and serves the web processes
 // (lib/process/web-process.ts) together with the background worker.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { request } from "./http";
@@ -13,7 +13,18 @@ export interface ConsoleServer {
   readonly logFile: string;
   /** The resident memory of each web process now, in MiB (Linux: read from /proc). */
   webProcessRss(): number[];
+  /** CPU time used so far by the processes of `npm start`'s group, by role (Linux: read from /proc). */
+  processCpu(): ProcessCpu;
   stop(): Promise<void>;
+}
+
+/** CPU time (user + system) in ms since each process started. */
+export interface ProcessCpu {
+  /** Each web process's, by pid: a pid that changes between two readings was restarted between them. */
+  readonly web: ReadonlyMap<number, number>;
+  readonly worker: number;
+  /** npm, and the cluster primary that hands each new connection to a web process. */
+  readonly other: number;
 }
 
 /**
@@ -103,7 +114,7 @@ async function startOnce(options: StartOptions): Promise<ConsoleServer> {
       throw new Error(`npm start exited with code ${exited} before serving; see ${logFile}`);
     }
     const answer = await request(`${url}/sign-in`, { timeoutMs: 30_000 }).catch(() => null);
-    if (answer?.status === 200) return { url, logFile, webProcessRss: () => webProcessRss(child.pid!), stop: stopAndForget };
+    if (answer?.status === 200) return { url, logFile, webProcessRss: () => webProcessRss(child.pid!), processCpu: () => processCpu(child.pid!), stop: stopAndForget };
     await sleep(1000);
   }
   await stopAndForget();
@@ -113,15 +124,31 @@ async function startOnce(options: StartOptions): Promise<ConsoleServer> {
 /** Web processes: compiled (<build>/orderops/web.mjs), or run from source by tsx before issue 24. */
 const WEB_PROCESS = /orderops\/web\.mjs|lib\/process\/web-process\.ts/;
 
-/** The RSS of the web processes (lib/process/web-process.ts) in `npm start`'s process group. */
-function webProcessRss(group: number): number[] {
-  const sizes: number[] = [];
+const WORKER_PROCESS = /orderops\/worker\.mjs/;
+
+/** The processes of a group now: pid, the fields of /proc/<pid>/stat after the command, the command line. */
+function groupProcesses(group: number): { pid: number; fields: string[]; cmdline: string }[] {
+  const found: { pid: number; fields: string[]; cmdline: string }[] = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       // Fields after the command's closing parenthesis: state, ppid, pgrp, …
-      const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-      if (pgrp !== group || !WEB_PROCESS.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== group) continue;
+      found.push({ pid: Number(pid), fields, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8") });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+/** The RSS of the web processes (lib/process/web-process.ts) in `npm start`'s process group. */
+function webProcessRss(group: number): number[] {
+  const sizes: number[] = [];
+  for (const { pid, cmdline } of groupProcesses(group)) {
+    if (!WEB_PROCESS.test(cmdline)) continue;
+    try {
       const rss = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       if (rss) sizes.push(Number(rss[1]) / 1024);
     } catch {
@@ -129,4 +156,22 @@ function webProcessRss(group: number): number[] {
     }
   }
   return sizes;
+}
+
+/** Clock ticks per second, the unit of /proc/<pid>/stat's times. */
+let clockTick: number | undefined;
+
+function processCpu(group: number): ProcessCpu {
+  clockTick ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  const web = new Map<number, number>();
+  let worker = 0;
+  let other = 0;
+  for (const { pid, fields, cmdline } of groupProcesses(group)) {
+    // utime and stime: fields 14 and 15 of the stat line, 11 and 12 after the command.
+    const ms = ((Number(fields[11]) + Number(fields[12])) / clockTick) * 1000;
+    if (WEB_PROCESS.test(cmdline)) web.set(pid, ms);
+    else if (WORKER_PROCESS.test(cmdline)) worker += ms;
+    else other += ms;
+  }
+  return { web, worker, other };
 }

@@ -1,0 +1,291 @@
+// 8. Console in a browser: what one view of the order page and of the orders list costs the server
+// in CPU, against the integration API's read of the same order. A real browser (Debian chromium
+// through Playwright) makes every request a person's view makes — the document, React Server
+// Component payloads, <Link> prefetches, the live poll, static files — which autocannon's one GET
+// (console-load) does not. CPU time is read from /proc, not timed: the browser shares the 2 cores.
+import { chromium, type Page, type Request } from "@playwright/test";
+import { createApiKey } from "@/lib/api/keys";
+import { getPool } from "@/lib/db/pool";
+import { seedDemo } from "@/lib/seed/demo/seed-demo";
+import { DEMO_PASSWORD, seedDemoStaff } from "@/lib/seed/staff";
+import en from "@/messages/en.json";
+import { withFreshDatabase } from "./lib/db";
+import { agent, request } from "./lib/http";
+import type { Metric } from "./lib/results";
+import { isMain, runAlone, type Bench } from "./lib/runner";
+import { startConsole, type ProcessCpu } from "./lib/server";
+import { count, ms, sleep } from "./lib/stats";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3750);
+const EMAIL = "agent@example.com";
+const TENANT = "fangzhou";
+const ROUNDS = 2;
+/** A view is over once no request has been in flight for this long, so its prefetches are counted. */
+const QUIET_MS = 500;
+/** One API read costs a few ms and /proc counts whole 10 ms ticks per process: each API series reads its N orders this many times over. */
+const API_REPEAT = 10;
+const TABS = 5;
+/** Before an idle window: the loads just made leave the web processes work to finish (garbage collection) that is theirs, not the idle page's. */
+const SETTLE_MS = 5_000;
+const TARGET = { order: 3, list: 4, idleMsPerS: 1 };
+
+const KINDS = ["document", "rsc", "prefetch", "api", "static", "other"] as const;
+type Kind = (typeof KINDS)[number];
+type Counts = Record<Kind, number>;
+const noRequests = () => Object.fromEntries(KINDS.map((k) => [k, 0])) as Counts;
+
+function kindOf(req: Request): Kind {
+  const url = new URL(req.url());
+  const headers = req.headers();
+  if (req.resourceType() === "document") return "document";
+  // Next's router fetches RSC payloads with an `rsc` header (and a `_rsc` cache-busting query); its
+  // prefetches add `next-router-prefetch`.
+  if (headers["rsc"] === "1" || url.searchParams.has("_rsc")) return headers["next-router-prefetch"] ? "prefetch" : "rsc";
+  if (url.pathname.startsWith("/api/")) return "api";
+  if (url.pathname.startsWith("/_next/static/") || ["script", "stylesheet", "font", "image"].includes(req.resourceType())) return "static";
+  return "other";
+}
+
+/**
+ * Counts a page's requests by kind (and, through Chrome's protocol, those its cache answered, which
+ * Playwright reports like any other), and waits until its network has been quiet for QUIET_MS.
+ */
+async function watch(page: Page) {
+  const counts = noRequests();
+  const paths = new Map<Kind, string[]>(KINDS.map((k) => [k, []]));
+  const cached = new Set<string>();
+  let inFlight = 0;
+  let lastChange = performance.now();
+  page.on("request", (req) => {
+    const kind = kindOf(req);
+    counts[kind]++;
+    paths.get(kind)!.push(new URL(req.url()).pathname);
+    inFlight++;
+    lastChange = performance.now();
+  });
+  const finished = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastChange = performance.now();
+  };
+  page.on("requestfinished", finished).on("requestfailed", finished);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  cdp.on("Network.requestServedFromCache", (e) => cached.add(e.requestId));
+  cdp.on("Network.responseReceived", (e) => void (e.response.fromDiskCache && cached.add(e.requestId)));
+  return {
+    counts,
+    paths,
+    cached: () => cached.size,
+    reset() {
+      KINDS.forEach((k) => (counts[k] = 0));
+      cached.clear();
+    },
+    async quiet(timeoutMs = 20_000): Promise<void> {
+      const deadline = performance.now() + timeoutMs;
+      while (inFlight > 0 || performance.now() - lastChange < QUIET_MS) {
+        if (performance.now() > deadline) throw new Error(`${page.url()}: still ${inFlight} requests in flight after ${timeoutMs} ms`);
+        await sleep(50);
+      }
+    },
+  };
+}
+
+/** Web processes' CPU between two readings; a web process restarted in between would hide its time. */
+function webMs(before: ProcessCpu, after: ProcessCpu): number {
+  if (before.web.size === 0 || [...before.web.keys()].some((pid) => !after.web.has(pid))) {
+    throw new Error(`the web processes changed during a measurement (${[...before.web.keys()]} → ${[...after.web.keys()]})`);
+  }
+  return [...before.web].reduce((sum, [pid, t]) => sum + after.web.get(pid)! - t, 0);
+}
+
+const perView = (counts: Counts, cached: number, views: number) =>
+  `${KINDS.map((k) => `${k} ${(counts[k] / views).toFixed(2)}`).join(", ")}; of all these, ${(cached / views).toFixed(2)} answered by the browser's cache`;
+
+export const consoleBrowserBench: Bench = {
+  name: "console-browser",
+  title: "8. Console in a browser: server CPU per order page and list view, against one API read",
+  async run({ args, log }) {
+    const orders = args.quick ? 20_000 : 100_000;
+    const views = args.quick ? 20 : 40;
+    const idleSeconds = args.quick ? 10 : 30;
+    return withFreshDatabase("console_browser", async (db) => {
+      const pool = getPool();
+      log(`seeding ${count(orders)} orders`);
+      const seeded = await seedDemo(pool, { orders, seed: 5, history: "dense" });
+      await seedDemoStaff(pool);
+      // As in console-load: external delivery, so the worker has no grant calls to retry meanwhile.
+      await pool.query(`UPDATE tenant_settings SET delivery_mode = 'external', grant_endpoint_url = NULL`);
+      await pool.query(`VACUUM ANALYZE orders, order_lines, order_transitions, grants, order_exceptions`);
+      const { key } = await createApiKey({ tenantId: TENANT, name: "bench", actor: "system:bench" });
+      // Different orders in each round (and for warm-up and the idle pages); the API reads the same ones.
+      const { rows } = await pool.query<{ order_no: string }>(
+        `SELECT order_no FROM orders TABLESAMPLE BERNOULLI (5) REPEATABLE (7) WHERE tenant_id = $1 LIMIT $2`,
+        [TENANT, (ROUNDS + 1) * views + TABS],
+      );
+      const sample = rows.map((r) => r.order_no);
+      if (sample.length < (ROUNDS + 1) * views + TABS) throw new Error(`only ${sample.length} sample orders`);
+      const orderPath = (orderNo: string) => `/orders/${TENANT}/${encodeURIComponent(orderNo)}`;
+
+      const server = await startConsole({ databaseUrl: db.url, port: PORT, label: "console-browser", log });
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+        args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      });
+      try {
+        const context = await browser.newContext({ baseURL: server.url });
+        const page = await context.newPage();
+        await page.goto("/sign-in");
+        await page.getByLabel("Email").fill(EMAIL);
+        await page.getByLabel("Password").fill(DEMO_PASSWORD);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByTestId("signed-in-as").filter({ hasText: EMAIL }).waitFor({ timeout: 30_000 });
+        const w = await watch(page);
+
+        // Waits on what a person sees in the DOM, not on the HTML document: the order page will soon
+        // render its data on the client from a JSON route after the shell loads.
+        const orderShown = (p: Page, orderNo: string) => p.getByRole("heading", { level: 1, name: orderNo, exact: true }).waitFor();
+        const listRows = page.getByRole("table", { name: en.orders.table.caption }).getByRole("row").filter({ has: page.getByRole("link") });
+        const view = async (path: string, shown: () => Promise<void>) => {
+          w.paths.forEach((list) => list.splice(0));
+          const response = await page.goto(path);
+          if (response?.status() !== 200) throw new Error(`GET ${path} answered ${response?.status()}`);
+          await shown();
+          await w.quiet();
+        };
+        const viewOrder = (orderNo: string) => view(orderPath(orderNo), () => orderShown(page, orderNo));
+        const viewList = () => view("/orders", () => listRows.first().waitFor());
+        const http = agent(1);
+        const readApi = async (orderNo: string) => {
+          const answer = await request(`${server.url}/api/v1/orders/${encodeURIComponent(orderNo)}`, { agent: http, headers: { authorization: `Bearer ${key}` } });
+          if (answer.status !== 200) throw new Error(`GET /api/v1/orders/${orderNo} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+        };
+
+        /** Web-process CPU of `work`; the page is left on about:blank so its live poll stops. */
+        const measure = async (work: () => Promise<void>) => {
+          const before = server.processCpu();
+          const t0 = performance.now();
+          await work();
+          const after = server.processCpu();
+          await page.goto("about:blank");
+          return { web: webMs(before, after), worker: after.worker - before.worker, seconds: (performance.now() - t0) / 1000 };
+        };
+
+        log("warm-up");
+        for (const orderNo of sample.slice(ROUNDS * views, ROUNDS * views + 5)) await viewOrder(orderNo);
+        for (let i = 0; i < 5; i++) await viewList();
+        for (const orderNo of sample.slice(ROUNDS * views)) await readApi(orderNo);
+        await page.goto("about:blank");
+
+        // Alternating, so a slow spell of the shared machine falls on every side alike.
+        const total = { order: 0, api: 0, list: 0, worker: 0, seconds: 0 };
+        const requests = { order: noRequests(), list: noRequests() };
+        const cached = { order: 0, list: 0 };
+        /** What the last view of each page prefetched, and its requests of no known kind. */
+        const lastView = { order: "", list: "" };
+        const rounds: string[] = [];
+        const series = async (side: "order" | "list" | "api", work: () => Promise<void>) => {
+          w.reset();
+          const m = await measure(work);
+          total[side] += m.web;
+          total.worker += m.worker;
+          total.seconds += m.seconds;
+          if (side !== "api") {
+            KINDS.forEach((k) => (requests[side][k] += w.counts[k]));
+            cached[side] += w.cached();
+            const some = (kind: Kind) => {
+              const distinct = [...new Set(w.paths.get(kind))];
+              return `${w.paths.get(kind)!.length} requests for ${distinct.length} paths (${distinct.slice(0, 8).join(" ")}${distinct.length > 8 ? " …" : ""})`;
+            };
+            lastView[side] = `prefetch ${some("prefetch")}, other ${some("other")}`;
+          }
+          return m.web;
+        };
+        for (let round = 0; round < ROUNDS; round++) {
+          const mine = sample.slice(round * views, (round + 1) * views);
+          const o = await series("order", async () => {
+            for (const orderNo of mine) await viewOrder(orderNo);
+          });
+          const readAll = async () => {
+            for (let i = 0; i < API_REPEAT; i++) for (const orderNo of mine) await readApi(orderNo);
+          };
+          const a1 = await series("api", readAll);
+          const l = await series("list", async () => {
+            for (let i = 0; i < views; i++) await viewList();
+          });
+          const a2 = await series("api", readAll);
+          rounds.push(`round ${round + 1}: order ${ms(o / views)}, API ${ms((a1 + a2) / (2 * views * API_REPEAT))}, list ${ms(l / views)}`);
+          log(rounds.at(-1)!);
+        }
+        http.destroy();
+        const perOrder = total.order / (ROUNDS * views);
+        const perList = total.list / (ROUNDS * views);
+        const perApi = total.api / (2 * ROUNDS * views * API_REPEAT);
+        await viewList();
+        const listRowsShown = await listRows.count();
+        await page.goto("about:blank");
+
+        /** Web CPU per page per second with `tabs` settled order pages open and idle (their live polls running). */
+        const idle = async (tabs: number) => {
+          const pages = await Promise.all(Array.from({ length: tabs }, () => context.newPage()));
+          const watched = await Promise.all(pages.map(watch));
+          for (const [i, p] of pages.entries()) {
+            const orderNo = sample.at(-1 - i)!;
+            await p.goto(orderPath(orderNo));
+            await orderShown(p, orderNo);
+            await watched[i]!.quiet();
+          }
+          await sleep(SETTLE_MS);
+          watched.forEach((x) => x.reset());
+          const m = await measure(() => sleep(idleSeconds * 1000));
+          const polls = watched.reduce((n, x) => n + x.counts.api, 0) / tabs;
+          await Promise.all(pages.map((p) => p.close()));
+          return { msPerS: m.web / m.seconds / Math.max(tabs, 1), polls };
+        };
+        log(`idle: no page, 1 page, ${TABS} pages, ${idleSeconds} s each`);
+        const none = await idle(0);
+        const one = await idle(1);
+        const five = await idle(TABS);
+        const processes = server.processCpu().web.size;
+
+        const ratio = (x: number) => x / perApi;
+        const metrics: Metric[] = [
+          { name: "order page view: web CPU per view", value: ms(perOrder) },
+          { name: "API read (`GET /api/v1/orders/{orderNo}`): web CPU per read", value: ms(perApi) },
+          { name: "order page view CPU / API read CPU", value: `${ratio(perOrder).toFixed(1)}×`, target: `≤ ${TARGET.order}×`, met: ratio(perOrder) <= TARGET.order },
+          { name: "orders list view: web CPU per view", value: ms(perList) },
+          { name: "orders list view CPU / API read CPU", value: `${ratio(perList).toFixed(1)}×`, target: `≤ ${TARGET.list}×`, met: ratio(perList) <= TARGET.list },
+          { name: "requests per order page view", value: perView(requests.order, cached.order, ROUNDS * views) },
+          { name: "requests per orders list view", value: perView(requests.list, cached.list, ROUNDS * views) },
+          ...[
+            { name: "idle order page: web CPU", tabs: 1, at: one },
+            { name: `${TABS} idle order pages at once: web CPU per page`, tabs: TABS, at: five },
+          ].map(({ name, tabs, at }) => ({
+            name,
+            value: `${at.msPerS.toFixed(2)} ms/s (${(at.msPerS - none.msPerS / tabs).toFixed(2)} above no page open; ${(at.polls / idleSeconds).toFixed(2)} polls/s per page)`,
+            target: `< ${TARGET.idleMsPerS} ms/s`,
+            met: at.msPerS < TARGET.idleMsPerS,
+          })),
+          { name: "context: web processes with no page open", value: `${none.msPerS.toFixed(2)} ms/s` },
+          { name: "context: worker CPU during the view and API series", value: `${(total.worker / total.seconds).toFixed(2)} ms/s` },
+        ];
+        return {
+          metrics,
+          notes: [
+            `Fresh database with ${count(seeded.rows.orders)} orders (seedDemo, dense), the demo staff, external delivery (idle worker); \`npm start\` with ${processes} web processes. Chromium ${browser.version()} (headless, one context) signed in through the form as ${EMAIL}.`,
+            `CPU is utime + stime from /proc/<pid>/stat of the web processes in \`npm start\`'s process group, summed, before and after each series; the worker is read apart, and PostgreSQL's CPU is not counted on either side.`,
+            `${ROUNDS} rounds of: ${views} order page views (different ${TENANT} orders each round), the API reading those orders ${API_REPEAT} times over (${views * API_REPEAT} sequential reads, one kept-alive connection, Bearer key of ${TENANT}), ${views} views of \`/orders\` (${listRowsShown} rows with a link), the API again. A view is \`page.goto\`, then the order's h1 (or a table row with a link) visible, then no request in flight for ${QUIET_MS} ms, so prefetches and the first live poll are counted; after each series the page goes to about:blank.`,
+            `Per round (web CPU per view or read): ${rounds.join("; ")}.`,
+            `Requests by kind as Playwright reports them, including those the browser's cache answered (counted apart through Chrome's protocol): document; rsc = React Server Component fetches (\`rsc\` header or \`_rsc\` query), prefetch = those with \`next-router-prefetch\`; api = fetch/xhr to /api; static = /_next/static and other scripts, styles, fonts, images. Each view is a full page load (a fresh tab's router cache), so every prefetch reaches the server.`,
+            `The last order page view: ${lastView.order}. The last list view: ${lastView.list}.`,
+            `Idle: order pages (in tabs of one browser, each polling as if in front) left open ${idleSeconds} s from ${SETTLE_MS / 1000} s after their network went quiet; web CPU per page per second, including the web processes' own idle work (the no-page line, shared by the ${TABS} pages).`,
+          ],
+        };
+      } finally {
+        await browser.close();
+        await server.stop();
+      }
+    });
+  },
+};
+
+if (isMain(import.meta.url)) await runAlone(consoleBrowserBench);

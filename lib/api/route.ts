@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import { currentStaff } from "@/lib/auth/current-staff";
+import { staffOfRequest } from "@/lib/auth/current-staff";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { resolveScope, type ScopeRule } from "@/lib/auth/scope";
 import { actorOf, type Staff } from "@/lib/auth/staff";
@@ -11,7 +11,7 @@ import type { Queryable } from "@/lib/db/sql";
 import type { Tx } from "@/lib/db/transaction";
 import { RETRY_AFTER_SECONDS } from "@/lib/db/unavailable";
 import { AppError, HTTP_STATUS } from "@/lib/errors";
-import { browserLocale } from "@/lib/i18n/browser-locale";
+import { localeOfRequest } from "@/lib/i18n/browser-locale";
 import type { Locale } from "@/lib/i18n/locales";
 import { toPublicError } from "@/lib/i18n/public-error";
 import { logger } from "@/lib/log";
@@ -26,7 +26,7 @@ type Params = Record<string, string | string[]>;
 /** The integration API's handlers take a plain Fetch Request: lib/api/serve.ts serves them without Next. */
 type Handler<R extends Request = NextRequest> = (request: R, context: { params: Promise<Params> }) => Promise<Response>;
 /** A console route: the staff permission it needs and what it acts on. */
-export type RouteHandler = Handler & { readonly permission: Permission; readonly scopeKind: string };
+export type RouteHandler = Handler & { readonly permission: Permission; readonly scopeKind: string; readonly auth: "staff-session" };
 /** An integration API route: callers authenticate with a tenant's API key. */
 export type ApiRouteHandler = Handler<Request> & { readonly auth: "api-key" };
 
@@ -58,7 +58,7 @@ export function staffRoute<S extends z.ZodType, R>(
     const { requestId, log } = requestLog(request, spec.name);
     let locale: Locale | undefined;
     try {
-      const staff = await currentStaff();
+      const staff = await staffOfRequest(request.headers);
       if (!staff) throw new AppError("unauthenticated");
       locale = staff.locale;
       if (!can(staff.role, spec.permission)) {
@@ -71,10 +71,11 @@ export function staffRoute<S extends z.ZodType, R>(
       const body = await handle({ staff, actor: actorOf(staff), resource, input, params, request, log });
       return body instanceof Response ? body : NextResponse.json(body);
     } catch (error) {
-      return errorResponse(error, requestId, log, locale ?? (await browserLocale()));
+      return errorResponse(error, requestId, log, locale ?? localeOfRequest(request.headers));
     }
   };
-  return Object.assign(handler, { permission: spec.permission, scopeKind: spec.scope.kind });
+  // Reads nothing of Next (the session from the request's own cookie): the web process's listener serves it.
+  return Object.assign(handler, { permission: spec.permission, scopeKind: spec.scope.kind, auth: "staff-session" as const });
 }
 
 export interface ApiRouteContext<T> {
@@ -255,7 +256,7 @@ export function apiKeyOrStaffRoute<S extends z.ZodType>(
       if (byKey) {
         caller = { kind: "api-key", key: await authenticateApiRequest(request.headers) };
       } else {
-        const staff = await currentStaff();
+        const staff = await staffOfRequest(request.headers);
         if (!staff) throw new AppError("unauthenticated");
         locale = staff.locale;
         if (!can(staff.role, spec.permission)) {
@@ -266,7 +267,7 @@ export function apiKeyOrStaffRoute<S extends z.ZodType>(
       }
       return await handle({ caller, input: await parseInput(spec.input, request), request, log });
     } catch (error) {
-      return withRetryAfter(errorResponse(error, requestId, log, locale ?? (await browserLocale())), error);
+      return withRetryAfter(errorResponse(error, requestId, log, locale ?? localeOfRequest(request.headers)), error);
     }
   };
   return Object.assign(handler, { auth: "api-key-or-staff" as const, permission: spec.permission, scopeKind: "none" as const });

@@ -10,10 +10,11 @@ import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { webListener } from "@/lib/http/listener";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
+import { signInAs, signOut } from "@/lib/test/session";
 import { routesFromSource } from "./serve";
 
-// The web process's listener (lib/http/listener.ts) with the integration API's routes (lib/api/serve.ts):
-// the machine-to-machine routes answered without Next, everything else handed to Next with the
+// The web process's listener (lib/http/listener.ts) with the routes it serves (lib/api/serve.ts): the
+// machine-to-machine routes and the console's JSON routes answered without Next, everything else handed to Next with the
 // request's id, the caller's address and the nonce's policy — over real HTTP, on a real database.
 
 useFreshDatabase();
@@ -91,7 +92,7 @@ describe("the web process's listener", () => {
     expect(https.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
   });
 
-  it("hands everything else to Next: pages, routes a staff session may call, unknown paths and methods", async () => {
+  it("hands everything else to Next: pages, the route both keys and staff read, unknown paths and methods", async () => {
     handedOn.length = 0;
     for (const [method, url] of [
       ["GET", "/orders"],
@@ -99,7 +100,8 @@ describe("the web process's listener", () => {
       ["GET", "/api/v1/nothing-here"],
       ["DELETE", "/api/v1/orders/SRV-1/events"],
       ["POST", "/api/v1/orders/SRV-1/events/"],
-      ["GET", "/api/console/queues"],
+      ["POST", "/api/console/queues"],
+      ["GET", "/api/console/nothing-here"],
     ] as const) {
       const response = await fetch(`${base}${url}`, { method });
       expect(response.status, `${method} ${url}`).toBe(299);
@@ -110,8 +112,21 @@ describe("the web process's listener", () => {
       "GET /api/v1/nothing-here",
       "DELETE /api/v1/orders/SRV-1/events",
       "POST /api/v1/orders/SRV-1/events/",
-      "GET /api/console/queues",
+      "POST /api/console/queues",
+      "GET /api/console/nothing-here",
     ]);
+  });
+
+  it("answers the console's JSON routes itself, with the session the request's cookie carries", async () => {
+    handedOn.length = 0;
+    signOut();
+    const anonymous = await fetch(`${base}/api/console/queues`, { headers: { "accept-language": "zh-CN" } });
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { code: string; message: string } }).error.code).toBe("unauthenticated");
+    signInAs("agent", ["serve"]);
+    const signedIn = await fetch(`${base}/api/console/views`);
+    expect(signedIn.status).toBe(200);
+    expect(handedOn).toEqual([]);
   });
 
   it("gives what it hands on the request's id, the caller's socket address and the policy's nonce; a client's copies are not believed", async () => {
@@ -146,19 +161,25 @@ describe("the web process's listener", () => {
     expect(seen.get("/orders?q=4")![CLIENT_ADDRESS_HEADER]).toBe("127.0.0.1");
   });
 
-  it("takes every API-key and store route under app/api/v1, and no other", async () => {
-    const dir = path.join(process.cwd(), "app", "api", "v1");
-    const files = (await readdir(dir, { recursive: true })).filter((f) => path.basename(f) === "route.ts");
+  it("takes every API-key and store route under app/api/v1 and every staff-session route under app/api/console, and no other", async () => {
     const expected: string[] = [];
-    for (const file of files) {
-      const exports = (await import(path.join(dir, file))) as Record<string, { auth?: string }>;
-      for (const [method, handler] of Object.entries(exports)) {
-        if (handler.auth === "api-key" || handler.auth === "store-signature") expected.push(`${method} ${path.join("app", "api", "v1", file)}`);
+    for (const [base, auths] of [
+      [["api", "v1"], ["api-key", "store-signature"]],
+      [["api", "console"], ["staff-session"]],
+    ] as const) {
+      const dir = path.join(process.cwd(), "app", ...base);
+      const files = (await readdir(dir, { recursive: true })).filter((f) => path.basename(f) === "route.ts");
+      for (const file of files) {
+        const exports = (await import(path.join(dir, file))) as Record<string, { auth?: string }>;
+        for (const [method, handler] of Object.entries(exports)) {
+          if ((auths as readonly string[]).includes(handler.auth ?? "")) expected.push(`${method} ${path.join("app", ...base, file)}`);
+        }
       }
     }
     const served = (await routesFromSource()).flatMap((route) => [...route.handlers.keys()].map((method) => `${method} ${route.file}`));
     expect(served.sort()).toEqual(expected.sort());
     expect(served).toContain("POST app/api/v1/orders/[orderNo]/events/route.ts");
+    expect(served).toContain("GET app/api/console/orders/[tenant]/[orderNo]/page/route.ts");
     expect(served).not.toContain("GET app/api/v1/openapi.json/route.ts");
   });
 });

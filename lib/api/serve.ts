@@ -3,12 +3,14 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-// The integration API's machine-to-machine routes, answered by the web process's own listener
-// (lib/http/listener.ts) instead of through Next's router: a payment channel's `pay` costs Next
-// several times what the ledger itself costs (bench/ANALYSIS.md, issue 15). They are the same route
-// files Next serves (app/api/v1/**/route.ts, built by lib/api/route.ts's builders, with the same
-// tests); only the handlers that need nothing of Next are taken — an API key's or a store
-// signature's routes. Everything else goes to Next.
+// The routes answered by the web process's own listener (lib/http/listener.ts) instead of through
+// Next's router: the integration API's machine-to-machine routes — a payment channel's `pay` costs
+// Next several times what the ledger itself costs (bench/ANALYSIS.md, issue 15) — and the console's
+// JSON routes, which every open page polls and reads its read model from (issue 25). They are the
+// same route files Next serves (app/api/v1/**/route.ts and app/api/console/**/route.ts, built by
+// lib/api/route.ts's builders, with the same tests); only the handlers that need nothing of Next are
+// taken — an API key's, a store signature's or a staff session's (read from the request's cookie).
+// Everything else (pages, server actions, sign-in) goes to Next.
 //
 // Where the handlers come from:
 // - production: Next's own build of those files (routesFromBuild), the very modules Next loads when
@@ -19,8 +21,13 @@ import { pathToFileURL } from "node:url";
 type Params = Record<string, string>;
 export type RouteHandler = ((request: Request, context: { params: Promise<Params> }) => Promise<Response>) & { readonly auth?: string };
 
-/** The builders whose handlers read only the request: no session cookie, no Next request context. */
-const SERVED_AUTH = new Set(["api-key", "store-signature"]);
+/** The builders whose handlers read only the request: no Next request context. */
+const SERVED_AUTH = new Set(["api-key", "store-signature", "staff-session"]);
+/** The folders under app/ whose routes are served here. */
+const SERVED_DIRS = [
+  ["api", "v1"],
+  ["api", "console"],
+] as const;
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 export interface ApiRoute {
@@ -31,7 +38,7 @@ export interface ApiRoute {
   readonly handlers: ReadonlyMap<string, RouteHandler>;
 }
 
-/** A route from its directory's segments under app/api/v1 and its module's exports; null when it serves nothing here. */
+/** A route from its directory's segments under app/ and its module's exports; null when it serves nothing here. */
 function apiRoute(segments: readonly string[], exports: Record<string, unknown>): ApiRoute | null {
   const handlers = new Map<string, RouteHandler>();
   for (const method of METHODS) {
@@ -41,18 +48,20 @@ function apiRoute(segments: readonly string[], exports: Record<string, unknown>)
   if (handlers.size === 0) return null;
   const names = segments.flatMap((s) => (s.startsWith("[") ? [s.slice(1, -1)] : []));
   const source = segments.map((s) => (s.startsWith("[") ? "([^/]+)" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
-  return { file: path.join("app", "api", "v1", ...segments, "route.ts"), pattern: new RegExp(`^/api/v1/${source}$`), names, handlers };
+  return { file: path.join("app", ...segments, "route.ts"), pattern: new RegExp(`^/${source}$`), names, handlers };
 }
 
-/** Every app/api/v1 route file with a handler served here, imported from source (dev and tests). */
+/** Every route file under the served folders with a handler served here, imported from source (dev and tests). */
 export async function routesFromSource(root: string = process.cwd()): Promise<ApiRoute[]> {
-  const dir = path.join(root, "app", "api", "v1");
-  const files = (await readdir(dir, { recursive: true })).filter((f) => path.basename(f) === "route.ts").sort();
   const routes: ApiRoute[] = [];
-  for (const file of files) {
-    const exports = (await import(pathToFileURL(path.join(dir, file)).href)) as Record<string, unknown>;
-    const route = apiRoute(path.dirname(file).split(path.sep).filter((s) => s !== "."), exports);
-    if (route) routes.push(route);
+  for (const base of SERVED_DIRS) {
+    const dir = path.join(root, "app", ...base);
+    const files = (await readdir(dir, { recursive: true })).filter((f) => path.basename(f) === "route.ts").sort();
+    for (const file of files) {
+      const exports = (await import(pathToFileURL(path.join(dir, file)).href)) as Record<string, unknown>;
+      const route = apiRoute([...base, ...path.dirname(file).split(path.sep).filter((s) => s !== ".")], exports);
+      if (route) routes.push(route);
+    }
   }
   return routes;
 }
@@ -74,14 +83,14 @@ export async function routesFromBuild(distDir: string): Promise<ApiRoute[]> {
   const require = createRequire(path.join(server, "noop.js"));
   const routes: ApiRoute[] = [];
   for (const [page, file] of Object.entries(manifest).sort(([a], [b]) => a.localeCompare(b))) {
-    if (!page.startsWith("/api/v1/") || !page.endsWith("/route")) continue;
+    if (!SERVED_DIRS.some((base) => page.startsWith(`/${base.join("/")}/`)) || !page.endsWith("/route")) continue;
     const { routeModule } = require(path.join(server, file)) as CompiledRoute;
     if (typeof routeModule?.ensureUserland !== "function") throw new Error(`${page}: Next's build no longer exposes routeModule.ensureUserland()`);
     await routeModule.ensureUserland();
     const exports = routeModule.userland;
     if (!exports) throw new Error(`${page}: Next's route module has no userland exports`);
-    // "/api/v1/orders/[orderNo]/events/route" → ["orders", "[orderNo]", "events"]; route groups drop out of URLs.
-    const segments = page.split("/").slice(3, -1).filter((s) => !(s.startsWith("(") && s.endsWith(")")));
+    // "/api/v1/orders/[orderNo]/events/route" → ["api", "v1", "orders", "[orderNo]", "events"]; route groups drop out of URLs.
+    const segments = page.split("/").slice(1, -1).filter((s) => !(s.startsWith("(") && s.endsWith(")")));
     const route = apiRoute(segments, exports);
     if (route) routes.push(route);
   }
@@ -100,7 +109,7 @@ export interface Matched {
  */
 export function matchApiRoute(routes: readonly ApiRoute[], method: string | undefined, url: string | undefined): Matched | "malformed" | null {
   const target = url ?? "/";
-  if (!target.startsWith("/api/v1/")) return null;
+  if (!SERVED_DIRS.some((base) => target.startsWith(`/${base.join("/")}/`))) return null;
   const query = target.indexOf("?");
   const pathname = query === -1 ? target : target.slice(0, query);
   for (const route of routes) {

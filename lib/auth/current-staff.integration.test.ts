@@ -20,7 +20,7 @@ beforeAll(async () => {
   member = { staffId: Number(row.id), tokenVersion: row.tokenVersion, email: row.email };
 });
 
-const token = (claims: object = member, secret = SECRET, maxAge?: number) => encode({ token: { ...claims }, secret, ...(maxAge !== undefined ? { maxAge } : {}) });
+const token = (claims: { staffId: number; tokenVersion: number } = member, secret = SECRET, maxAge?: number) => encode({ token: { ...claims }, secret, ...(maxAge !== undefined ? { maxAge } : {}) });
 const request = (cookie: string, https = false) => new Headers({ cookie, ...(https ? { "x-forwarded-proto": "https" } : {}) });
 
 describe("staffOfRequest", () => {

@@ -62,6 +62,24 @@ export function orderScope<I>(pick: (input: I) => { readonly tenant: string; rea
   };
 }
 
+/**
+ * An order named by tenant and number, admitted by its tenant alone: for a read model that reads the
+ * order itself, in its own snapshot (lib/read/order-page.ts), and answers not found when it is not
+ * there. Refused, audited and worded exactly as orderScope.
+ */
+export function orderTenantScope<I>(pick: (input: I) => { readonly tenant: string; readonly orderNo: string }): ScopeRule<I, { readonly tenantId: string; readonly orderNo: string }> {
+  return {
+    kind: "order",
+    target: (input) => `order:${pick(input).tenant}/${pick(input).orderNo}`,
+    tenantOf: (input) => pick(input).tenant,
+    async resolve(input, staff) {
+      const { tenant, orderNo } = pick(input);
+      if (!inScope(staff, tenant)) return outOfScope("tenant out of scope", { kind: "order-not-found", orderNo });
+      return found({ tenantId: tenant, orderNo });
+    },
+  };
+}
+
 /** A tenant in the caller's scope (settings, keys, bulk batches are made per tenant). */
 export function tenantScope<I>(pick: (input: I) => string): ScopeRule<I, { readonly tenantId: string }> {
   return {

@@ -77,9 +77,12 @@ describe("GET /api/console/orders/{tenant}/{orderNo}/page", () => {
     const elsewhere = await read("read-other", other.orderNo);
     const missing = await read("read-home", "R-NOWHERE");
     expect([elsewhere.status, missing.status]).toEqual([404, 404]);
-    expect(elsewhere.text).not.toContain("R-ELSEWHERE");
-    expect(JSON.parse(elsewhere.text).error.code).toBe("not-found");
-    expect(JSON.parse(missing.text).error.code).toBe("not-found");
+    // Word for word the answer about an order that does not exist, and nothing else.
+    expect(JSON.parse(elsewhere.text)).toEqual(JSON.parse(missing.text.replaceAll("R-NOWHERE", "R-ELSEWHERE")));
+    expect(JSON.parse(elsewhere.text)).toEqual({ error: { code: "not-found", message: expect.any(String) } });
+    // The attempt on another product's order is audited under the order's name, as every order route's.
+    const denied = await getPool().query(`SELECT target FROM audit_events WHERE action = 'access.denied' ORDER BY id DESC LIMIT 1`);
+    expect(denied.rows).toEqual([{ target: "order:read-other/R-ELSEWHERE" }]);
   });
 
   it("refuses a caller with no session", async () => {

@@ -17,6 +17,7 @@ import { unsentRefundCounts } from "@/lib/cases/queries/unsent-refunds";
 import { getPool } from "@/lib/db/pool";
 import { preparedStatements } from "@/lib/db/sql";
 import "@/lib/api/keys";
+import "@/lib/read/order-version";
 import { grant } from "@/lib/orders/grant";
 import { transit, transitWithHistory } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
@@ -223,7 +224,7 @@ describe("the payment path's prepared statements reach their order's rows under 
 
   it("covers every statement of transit and grant and the API key lookups", () => {
     expect(preparedStatements().map((s) => s.name)).toEqual(
-      expect.arrayContaining(["order.lock", "transit.facts()", "transit.facts(history)", "transit.write", "grant.facts", "grant.write", "api-key.caller", "api-key.caller-and-order"]),
+      expect.arrayContaining(["order.lock", "transit.facts()", "transit.facts(history)", "transit.write", "grant.facts", "grant.write", "api-key.caller", "api-key.caller-and-order", "read.order-version"]),
     );
   });
 });

@@ -2,6 +2,7 @@ import { NextRequest } from "next/server";
 import superjson from "superjson";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/console/orders/[tenant]/[orderNo]/page/route";
+import { GET as pollVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
 import { paymentAfterClose, type FiledCase } from "@/lib/cases/fixtures";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
@@ -83,6 +84,16 @@ describe("GET /api/console/orders/{tenant}/{orderNo}/page", () => {
     // The attempt on another product's order is audited under the order's name, as every order route's.
     const denied = await getPool().query(`SELECT target FROM audit_events WHERE action = 'access.denied' ORDER BY id DESC LIMIT 1`);
     expect(denied.rows).toEqual([{ target: "order:read-other/R-ELSEWHERE" }]);
+  });
+
+  it("answers the live poll with the order's state and version only, and another product's order as missing", async () => {
+    signInAs("agent", ["read-home"]);
+    const poll = (tenant: string, orderNo: string) =>
+      pollVersion(new NextRequest(`http://localhost/api/console/orders/${tenant}/${orderNo}`), { params: Promise.resolve({ tenant, orderNo }) });
+    const answer = await poll("read-home", "R-PAID");
+    expect(await answer.json()).toEqual({ state: "paid", version: 1 });
+    expect((await poll("read-other", "R-ELSEWHERE")).status).toBe(404);
+    expect((await poll("read-home", "R-NOWHERE")).status).toBe(404);
   });
 
   it("refuses a caller with no session", async () => {

@@ -1,14 +1,21 @@
 import { z } from "zod";
 import { staffRoute, type RouteRequest } from "@/lib/api/route";
-import { orderScope } from "@/lib/auth/scope";
+import { orderTenantScope } from "@/lib/auth/scope";
+import { AppError } from "@/lib/errors";
+import { readOrderVersion } from "@/lib/read/order-version";
 
-// The order page polls this (cheap: one index lookup) and re-renders when the version moves.
+// What an open order page polls (components/orders/live-order.tsx): the order's version, in one
+// prepared index lookup; the page reads its whole read model again only when the version moved.
 export const GET = staffRoute(
   {
     name: "console.order-version",
     permission: "orders:view",
     input: z.object({}),
-    scope: orderScope(({ params }: RouteRequest<unknown>) => ({ tenant: String(params.tenant), orderNo: String(params.orderNo) })),
+    scope: orderTenantScope(({ params }: RouteRequest<unknown>) => ({ tenant: String(params.tenant), orderNo: String(params.orderNo) })),
   },
-  async ({ resource: order }) => ({ state: order.state, version: order.version }),
+  async ({ resource: { tenantId, orderNo } }) => {
+    const version = await readOrderVersion(tenantId, orderNo);
+    if (!version) throw new AppError("not-found", { kind: "order-not-found", orderNo });
+    return version;
+  },
 );

@@ -46,22 +46,6 @@ export const noResource: ScopeRule<unknown, null> = {
   resolve: async () => found(null),
 };
 
-/** One order of a tenant in the caller's scope. */
-export function orderScope<I>(pick: (input: I) => { readonly tenant: string; readonly orderNo: string }): ScopeRule<I, OrderSnapshot> {
-  return {
-    kind: "order",
-    target: (input) => `order:${pick(input).tenant}/${pick(input).orderNo}`,
-    tenantOf: (input) => pick(input).tenant,
-    async resolve(input, staff) {
-      const { tenant, orderNo } = pick(input);
-      const problem: Problem = { kind: "order-not-found", orderNo };
-      if (!inScope(staff, tenant)) return outOfScope("tenant out of scope", problem);
-      const order = await findOrder(tenant, orderNo);
-      return order ? found(order) : missing(problem);
-    },
-  };
-}
-
 /**
  * An order named by tenant and number, admitted by its tenant alone: for a read model that reads the
  * order itself, in its own snapshot (lib/read/order-page.ts), and answers not found when it is not
@@ -76,6 +60,21 @@ export function orderTenantScope<I>(pick: (input: I) => { readonly tenant: strin
       const { tenant, orderNo } = pick(input);
       if (!inScope(staff, tenant)) return outOfScope("tenant out of scope", { kind: "order-not-found", orderNo });
       return found({ tenantId: tenant, orderNo });
+    },
+  };
+}
+
+/** One order of a tenant in the caller's scope. */
+export function orderScope<I>(pick: (input: I) => { readonly tenant: string; readonly orderNo: string }): ScopeRule<I, OrderSnapshot> {
+  const admit = orderTenantScope(pick);
+  return {
+    ...admit,
+    async resolve(input, staff) {
+      const admitted = await admit.resolve(input, staff);
+      if (!admitted.ok) return admitted;
+      const { tenantId, orderNo } = admitted.resource;
+      const order = await findOrder(tenantId, orderNo);
+      return order ? found(order) : missing({ kind: "order-not-found", orderNo });
     },
   };
 }

@@ -76,11 +76,10 @@ export async function readOrderPage(staff: Staff, tenantId: string, orderNo: str
   const read = await snapshot(async ({ client, prisma }) => {
     const detail = await getOrderDetail(tenantId, orderNo, client);
     if (!detail) return null;
-    const [facts, cases, assignees] = await Promise.all([
-      getOrderPageFacts(tenantId, orderNo, client),
-      loadOrderCases(tenantId, detail.order.id, { actor, role: staff.role }, client),
-      worksCases ? listAssignees([tenantId], prisma) : [],
-    ]);
+    // One after another: a connection runs one statement at a time anyway.
+    const facts = await getOrderPageFacts(tenantId, orderNo, client);
+    const cases = await loadOrderCases(tenantId, detail.order.id, { actor, role: staff.role }, client);
+    const assignees = worksCases ? await listAssignees([tenantId], prisma) : [];
     return facts ? { detail, facts, cases, assignees } : null;
   });
   if (!read) return null;

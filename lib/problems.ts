@@ -3,7 +3,7 @@
 // (lib/i18n/describe-problem.ts: English for the API and the logs, the UI language in the console).
 // Pure types.
 import type { Role } from "@/lib/auth/permissions";
-import type { OrderEvent, OrderState } from "@/lib/orders/machine";
+import type { MachineRefusal, OrderEvent, OrderState } from "@/lib/orders/machine";
 
 export interface PendingLine {
   readonly sku: string;
@@ -13,8 +13,7 @@ export interface PendingLine {
 
 /** Why transit() or grant() refused a change: results, not errors (DESIGN.md). */
 export type Refusal =
-  | { readonly kind: "terminal-state"; readonly state: OrderState; readonly event: OrderEvent }
-  | { readonly kind: "illegal-event"; readonly state: OrderState; readonly event: OrderEvent; readonly from: readonly OrderState[] }
+  | MachineRefusal
   | { readonly kind: "stale-state"; readonly expected: OrderState; readonly actual: OrderState }
   | { readonly kind: "stale-version"; readonly expected: number; readonly actual: number }
   | { readonly kind: "amount-missing" }

@@ -1,5 +1,6 @@
 // The order state machine: the cross-team contract from DESIGN.md, as data. Pure: no I/O, no clock.
-import type { Refusal } from "@/lib/problems";
+// A leaf: it imports nothing, so lib/problems.ts and lib/auth/permissions.ts can name its states and
+// events without a loop back through them.
 
 export const ORDER_STATES = ["created", "paid", "delivering", "delivered", "refunding", "refunded", "closed"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
@@ -85,8 +86,13 @@ export function statesAccepting(event: OrderEvent): OrderState[] {
   return ORDER_STATES.filter((s) => TRANSITIONS[s][event] !== undefined);
 }
 
-/** Why `event` is refused in `state`, as data (lib/problems.ts); null when it is legal. */
-export function refusal(state: OrderState, event: OrderEvent): Refusal | null {
+/** The refusals the table itself gives; lib/problems.ts's Refusal includes them. */
+export type MachineRefusal =
+  | { readonly kind: "terminal-state"; readonly state: OrderState; readonly event: OrderEvent }
+  | { readonly kind: "illegal-event"; readonly state: OrderState; readonly event: OrderEvent; readonly from: readonly OrderState[] };
+
+/** Why `event` is refused in `state`, as data; null when it is legal. */
+export function refusal(state: OrderState, event: OrderEvent): MachineRefusal | null {
   if (edgeFor(state, event)) return null;
   if (TERMINAL_STATES.includes(state)) return { kind: "terminal-state", state, event };
   return { kind: "illegal-event", state, event, from: statesAccepting(event) };
@@ -94,7 +100,7 @@ export function refusal(state: OrderState, event: OrderEvent): Refusal | null {
 
 export type EventAvailability =
   | { readonly event: OrderEvent; readonly allowed: true; readonly to: Target; readonly guard?: GuardName }
-  | { readonly event: OrderEvent; readonly allowed: false; readonly refusal: Refusal };
+  | { readonly event: OrderEvent; readonly allowed: false; readonly refusal: MachineRefusal };
 
 /** Every event, in table order, with whether it is legal now and, if not, why not. */
 export function availableEvents(state: OrderState): EventAvailability[] {

@@ -6,7 +6,7 @@ import { PAGE_SIZE as AUDIT_PAGE_SIZE } from "@/lib/audit/queries/filters";
 import { listAuditRows } from "@/lib/audit/queries/audit-rows";
 import { jumpTarget } from "@/lib/orders/queries/jump-to-order";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
-import { loadQueues } from "@/lib/orders/queries/queues";
+import { loadQueues } from "@/lib/read/queues";
 import { searchOrders } from "@/lib/orders/queries/search-orders";
 
 /** A manager who sees both demo products: the widest scope the console has. */

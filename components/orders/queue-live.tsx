@@ -9,7 +9,7 @@ import { useHeldWhileDialogOpen, useAnyDialogOpen } from "@/components/ui/dialog
 import { Time } from "@/components/ui/time";
 import type { Assignee } from "@/lib/cases/queries/assignees";
 import type { CaseFilter } from "@/lib/cases/filters";
-import type { QueuesSnapshot, QueueState } from "@/lib/orders/queries/queues";
+import type { QueuesSnapshot, QueueState } from "@/lib/read/queues";
 // From the pure module, not the query (which holds the database pool): this runs in the browser.
 import { isStuckState, STUCK_STATES } from "@/lib/orders/stuck";
 import { QueueCases } from "./queue-cases";

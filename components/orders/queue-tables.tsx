@@ -3,7 +3,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
-import type { StuckOrder } from "@/lib/orders/queries/queues";
+import type { StuckOrder } from "@/lib/read/queues";
 import { useFormatDuration } from "./orders-duration";
 
 // Rendered inside the live queues (a client component), so nothing here may touch the server.

@@ -8,7 +8,7 @@ import { actorOf } from "@/lib/auth/staff";
 import { listAssignees } from "@/lib/cases/queries/assignees";
 import { loadCaseReasons } from "@/lib/cases/queries/case-reasons";
 import { isCaseFilter } from "@/lib/cases/filters";
-import { loadQueues } from "@/lib/orders/queries/queues";
+import { loadQueues } from "@/lib/read/queues";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
 import { STUCK_STATES } from "@/lib/orders/stuck";
+import { loadQueues } from "@/lib/read/queues";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
-import { loadQueues } from "./queues";
 import { searchOrders } from "./search-orders";
 import { stuckByState, stuckCounts, sumCounts } from "./stuck-counts";
 

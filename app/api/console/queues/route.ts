@@ -2,7 +2,7 @@ import { z } from "zod";
 import { staffRoute } from "@/lib/api/route";
 import { noResource } from "@/lib/auth/scope";
 import { CASE_FILTERS } from "@/lib/cases/filters";
-import { loadQueues } from "@/lib/orders/queries/queues";
+import { loadQueues } from "@/lib/read/queues";
 
 // The queues page polls this: stuck orders, the case queue (filtered: all, mine, unassigned,
 // overdue) and refunds waiting too long, for the products in the caller's scope only.

@@ -5,8 +5,8 @@ import { one, rows } from "@/lib/db/sql";
 import type { CaseFilter, CaseQueue } from "@/lib/cases/filters";
 import { emptyCaseQueue, loadCaseQueue } from "@/lib/cases/queries/case-queue";
 import type { Viewer } from "@/lib/cases/offers";
+import { STUCK_PAIRS, stuckByState, stuckCounts, type CappedCount } from "@/lib/orders/queries/stuck-counts";
 import { STUCK_STATES, type StuckState } from "@/lib/orders/stuck";
-import { STUCK_PAIRS, stuckByState, stuckCounts, type CappedCount } from "./stuck-counts";
 
 // The work queues ops and support clear every day:
 // - stuck orders (lib/orders/stuck.ts): in created, paid, delivering or refunding longer than the

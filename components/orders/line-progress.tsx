@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
-import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
+import type { OrderTakeBack } from "@/lib/read/order-page-facts";
 import { lineTakeBackSummary } from "@/lib/orders/take-back";
 import { Time } from "@/components/ui/time";
 import { SourceName } from "./names";

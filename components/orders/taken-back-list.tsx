@@ -5,7 +5,7 @@ import { describeFailure } from "@/lib/cases/describe-case";
 import { takeBackFailure } from "@/lib/cases/explain";
 import type { Translate } from "@/lib/i18n/describe-problem";
 import { isLineKind, takeBackOutcome, type TakeBackOutcome } from "@/lib/orders/take-back";
-import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
+import type { OrderTakeBack } from "@/lib/read/order-page-facts";
 
 const OUTCOME_TONE: Readonly<Record<TakeBackOutcome, string>> = {
   "taking-back": "bg-amber-50 text-amber-900",

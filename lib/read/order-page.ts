@@ -10,7 +10,7 @@ import { GRANTABLE_STATES } from "@/lib/orders/grant-decision";
 import { availableEvents, type OrderEvent, type OrderState } from "@/lib/orders/machine";
 import { paymentOf, type PaymentFacts } from "@/lib/orders/payment";
 import { getOrderDetail, type OrderLineDetail } from "@/lib/orders/queries/order-detail";
-import { getOrderPageFacts, type OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
+import { getOrderPageFacts, type OrderTakeBack } from "@/lib/read/order-page-facts";
 import { eventsOffered, pendingApproval, refundNeedsApprovalOf, refusedRefunds, type PendingRefundApproval, type RefusedRefund } from "@/lib/orders/refund-history";
 import { dwellOf, type Dwell } from "@/lib/orders/stuck";
 import { takeBackPreview, type TakeBackPreviewData } from "@/lib/orders/take-back-preview";

@@ -3,11 +3,11 @@ import { takeBackPreview } from "@/lib/orders/take-back-preview";
 import { getPool } from "@/lib/db/pool";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
+import { getOrderPageFacts } from "@/lib/read/order-page-facts";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { getOrderDetail } from "./order-detail";
-import { getOrderPageFacts } from "./order-page-facts";
 
 useFreshDatabase();
 

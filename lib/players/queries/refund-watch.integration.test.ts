@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getPool } from "@/lib/db/pool";
-import { getOrderPageFacts } from "@/lib/orders/queries/order-page-facts";
+import { getOrderPageFacts } from "@/lib/read/order-page-facts";
 import { createOrder } from "@/lib/seed/orders";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";

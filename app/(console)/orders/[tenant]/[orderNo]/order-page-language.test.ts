@@ -28,7 +28,7 @@ import { toPublicError } from "@/lib/i18n/public-error";
 import type { Locale } from "@/lib/i18n/locales";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
 import type { OrderLineDetail } from "@/lib/orders/queries/order-detail";
-import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
+import type { OrderTakeBack } from "@/lib/read/order-page-facts";
 import { paymentOf } from "@/lib/orders/payment";
 import { pendingApproval, refusedRefunds } from "@/lib/orders/refund-history";
 import { mergeTimeline } from "@/lib/orders/timeline";

@@ -11,7 +11,7 @@ import { TakenBackList } from "@/components/orders/taken-back-list";
 import { LineProgressList } from "@/components/orders/line-progress";
 import type { Locale } from "@/lib/i18n/locales";
 import { NO_REVOKE_ENDPOINT } from "@/lib/orders/take-back";
-import type { OrderTakeBack } from "@/lib/orders/queries/order-page-facts";
+import type { OrderTakeBack } from "@/lib/read/order-page-facts";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
 

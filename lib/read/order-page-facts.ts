@@ -2,12 +2,12 @@ import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { maybeOne, type Queryable } from "@/lib/db/sql";
+import type { PaymentOrigin } from "@/lib/orders/payment";
+import { dwellThresholds, type DwellThresholds } from "@/lib/orders/stuck";
+import { storedTakeBackRules, TAKE_BACK_RULES, TAKE_BACK_STATUSES, type TakeBackRules } from "@/lib/orders/take-back";
 import { playerMoneySql } from "@/lib/players/queries/player-summary";
 import { refundWatch, type RefundWatch } from "@/lib/players/refund-watch";
 import { storedCannedReasons, type CannedReasons } from "@/lib/settings/canned-reasons";
-import type { PaymentOrigin } from "../payment";
-import { dwellThresholds, type DwellThresholds } from "../stuck";
-import { storedTakeBackRules, TAKE_BACK_RULES, TAKE_BACK_STATUSES, type TakeBackRules } from "../take-back";
 
 /** What the order page shows beside the order's own rows: its product's name and settings, its age. */
 export interface OrderPageFacts {

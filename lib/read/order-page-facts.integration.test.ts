@@ -7,6 +7,8 @@ import { paymentAfterClose } from "@/lib/cases/fixtures";
 import { honourOrderNo, resolveMoneyCase } from "@/lib/cases/resolve-money";
 import { grant } from "@/lib/orders/grant";
 import { paymentOf } from "@/lib/orders/payment";
+import { getOrderDetail } from "@/lib/orders/queries/order-detail";
+import { searchOrders } from "@/lib/orders/queries/search-orders";
 import { refundNeedsApprovalOf } from "@/lib/orders/refund-history";
 import { getPool } from "@/lib/db/pool";
 import { dwellOf } from "@/lib/orders/stuck";
@@ -14,9 +16,7 @@ import { transit } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
-import { getOrderDetail } from "./order-detail";
 import { getOrderPageFacts } from "./order-page-facts";
-import { searchOrders } from "./search-orders";
 
 useFreshDatabase();
 

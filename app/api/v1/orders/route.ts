@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/route";
 import { outcome } from "@/lib/api/v1/respond";
 import { createOrderBody } from "@/lib/api/v1/schemas";
-import { getApiOrder } from "@/lib/orders/queries/api-order";
+import { getApiOrder } from "@/lib/api/v1/api-order";
 import { placeOrder } from "@/lib/orders/place-order";
 
 // POST /api/v1/orders: 201 created; the same orderNo with an identical body 200; a different body 409.

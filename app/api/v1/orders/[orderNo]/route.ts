@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { apiRoute } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
-import { getApiOrder } from "@/lib/orders/queries/api-order";
+import { getApiOrder } from "@/lib/api/v1/api-order";
 
 export const GET = apiRoute({ name: "v1.orders.get", input: z.object({}) }, async ({ caller, params }) => {
   // One read: the view itself says whether the key's tenant has the order.

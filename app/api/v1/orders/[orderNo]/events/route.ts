@@ -3,7 +3,7 @@ import { apiOrderLockRoute } from "@/lib/api/route";
 import { outcome } from "@/lib/api/v1/respond";
 import { eventBody } from "@/lib/api/v1/schemas";
 import { assertNever, type OrderEvent, type Source } from "@/lib/orders/machine";
-import { apiOrderViewOf, getApiOrder } from "@/lib/orders/queries/api-order";
+import { apiOrderViewOf, getApiOrder } from "@/lib/api/v1/api-order";
 import { transitLocking } from "@/lib/orders/transit";
 
 // Money facts reported by a payment channel are callbacks; everything else is a plain API call.

@@ -4,7 +4,7 @@ import { outcome } from "@/lib/api/v1/respond";
 import { grantBody } from "@/lib/api/v1/schemas";
 import { grant } from "@/lib/orders/grant";
 import { assertNever } from "@/lib/orders/machine";
-import { getApiOrder } from "@/lib/orders/queries/api-order";
+import { getApiOrder } from "@/lib/api/v1/api-order";
 
 export const POST = apiOrderRoute({ name: "v1.orders.grants", input: grantBody }, async ({ caller, actor, input, order }) => {
   const result = await grant({ orderId: order.id, actor, source: "api", ...input });

@@ -1,9 +1,9 @@
 import "server-only";
-import type { OrderView } from "@/lib/api/v1/schemas";
+import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 import { lineProgress, type LineProgress } from "@/lib/orders/progress";
 import type { OrderHistory } from "@/lib/orders/transit";
 import type { OrderSnapshot, TransitionRecord } from "@/lib/orders/types";
-import { getOrderDetail } from "./order-detail";
+import type { OrderView } from "./schemas";
 
 /** The order as the integration API shows it; transitions oldest first. Null when unknown. */
 export async function getApiOrder(tenantId: string, orderNo: string): Promise<OrderView | null> {

@@ -22,6 +22,9 @@ export function toCsv(header: readonly string[], rows: readonly (readonly Cell[]
   return csvLine(header) + rows.map(csvLine).join("");
 }
 
+/** Rows per page of an export (pagedCsvStream): the audit and the orders exports read pages this big. */
+export const EXPORT_PAGE_SIZE = 5_000;
+
 /** One page of a keyset-paged read: its rows, and the cursor of the next (older) page if any. */
 export interface CsvPage<Row, Cursor> {
   readonly rows: readonly Row[];

@@ -1,10 +1,10 @@
 import "server-only";
-import { pagedCsvStream, type Cell } from "@/lib/csv";
+import { EXPORT_PAGE_SIZE, pagedCsvStream, type Cell } from "@/lib/csv";
 import type { Logger } from "@/lib/log";
 import { assertNever } from "@/lib/orders/machine";
 import type { AuditRow } from "./audit-row";
 import { listAuditRows } from "./audit-rows";
-import { EXPORT_PAGE_SIZE, type AuditFilters } from "./filters";
+import type { AuditFilters } from "./filters";
 import type { AuditCursor } from "./cursor";
 
 export const AUDIT_CSV_HEADER = [

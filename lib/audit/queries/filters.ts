@@ -2,6 +2,7 @@
 // CSV export route (query string), so an export is exactly the slice the manager is looking at.
 // Pure: no I/O.
 import { z } from "zod";
+import { EXPORT_PAGE_SIZE } from "@/lib/csv";
 import { isOrderEvent, ORDER_EVENTS, SOURCES, type OrderEvent } from "@/lib/orders/machine";
 import type { FieldProblem } from "@/lib/problems";
 import { because, hasNul, problemOfIssue } from "@/lib/validation";
@@ -12,9 +13,8 @@ export const REASON_FILTERS = ["with", "without"] as const;
 
 export const OFFERED_ORDER_EVENTS: readonly OrderEvent[] = ORDER_EVENTS;
 
-/** Rows per page on screen; the export reads pages of EXPORT_PAGE_SIZE. */
+/** Rows per page on screen; the export reads pages of EXPORT_PAGE_SIZE (lib/csv.ts). */
 export const PAGE_SIZE = 50;
-export const EXPORT_PAGE_SIZE = 5_000;
 export const MAX_PAGE_SIZE = EXPORT_PAGE_SIZE;
 
 /** The per-actor summary reads every fact in its range: it gets a default and a cap. */

@@ -1,6 +1,5 @@
 import "server-only";
-import { EXPORT_PAGE_SIZE } from "@/lib/audit/queries/filters";
-import { pagedCsvStream, type Cell } from "@/lib/csv";
+import { EXPORT_PAGE_SIZE, pagedCsvStream, type Cell } from "@/lib/csv";
 import type { Logger } from "@/lib/log";
 import { readOrdersPage, type OrderCursor, type OrderListRow, type OrderSearch } from "./search-orders";
 

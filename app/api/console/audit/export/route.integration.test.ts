@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/auth/permissions";
-import { EXPORT_PAGE_SIZE } from "@/lib/audit/queries/filters";
+import { EXPORT_PAGE_SIZE } from "@/lib/csv";
 import { getPool } from "@/lib/db/pool";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";

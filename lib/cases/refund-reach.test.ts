@@ -1,7 +1,7 @@
 // Where a channel refund stands (issue 29): read from its outbox message and the product's webhook,
 // never from its status alone. Pure.
 import { describe, expect, it } from "vitest";
-import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
+import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
 import type { CaseRefund } from "./facts";
 import { pendingRefundProblem, refundControls, refundReach } from "./refund-reach";
 

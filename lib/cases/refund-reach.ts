@@ -3,7 +3,7 @@
 // words, its controls, the actions' judgement, the queue and the overview all read this one
 // function, so none of them can say "with the payment channel" of a request that never left.
 // Pure.
-import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
+import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
 import type { RequestProblem } from "@/lib/problems";
 import { isPending } from "@/lib/refunds/model";
 import { callFailure, type CallFailure } from "./explain";

@@ -1,7 +1,7 @@
 // A case whose refund never left for want of a webhook links to the product's webhook setting,
 // for those who may set it (issue 29). Pure.
 import { describe, expect, it } from "vitest";
-import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
+import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
 import type { CaseFacts, CaseRefund } from "./facts";
 import { caseControls } from "./offers";
 

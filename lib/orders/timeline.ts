@@ -3,8 +3,8 @@
 // facts about the order. Pure: the order page's query (queries/order-detail.ts) reads the rows, this
 // merges them, the component words them.
 import type { OrderEvent, OrderState, Source } from "./machine";
-import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
-import { REVIEW_ANSWER_TOPIC } from "@/lib/stores/reviews/answer-topic";
+import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
+import { REVIEW_ANSWER_TOPIC } from "@/lib/outbox/answer-topic";
 import type { Refusal } from "@/lib/problems";
 import { systemReason, type SystemReason } from "./system-reasons";
 import type { GrantRecord, TransitionRecord } from "./types";

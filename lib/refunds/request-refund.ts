@@ -5,7 +5,7 @@ import { audit } from "@/lib/audit/record";
 import { getPool } from "@/lib/db/pool";
 import { execute, maybeOne, one } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
-import { enqueueMessage } from "@/lib/jobs/outbox";
+import { enqueueMessage } from "@/lib/outbox/outbox";
 import type { RefundProblem } from "@/lib/problems";
 import { refundable } from "./model";
 import { REFUND_COLUMNS, refundRow, type RefundRecord } from "./rows";

@@ -2,7 +2,7 @@ import "server-only";
 import { audit } from "@/lib/audit/record";
 import { execute, maybeOne } from "@/lib/db/sql";
 import type { PrismaTransaction, Tx } from "@/lib/db/transaction";
-import { enqueueMessage } from "@/lib/jobs/outbox";
+import { enqueueMessage } from "@/lib/outbox/outbox";
 import { refundRequestedPayload } from "./request-refund";
 import { REFUND_COLUMNS, refundRow, type RefundRecord } from "./rows";
 

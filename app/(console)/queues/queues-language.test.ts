@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { CaseCard } from "@/components/cases/case-card";
 import { QueueCases } from "@/components/orders/queue-cases";
 import type { CaseFacts, CaseRefund } from "@/lib/cases/facts";
-import { NO_WEBHOOK } from "@/lib/jobs/no-webhook";
+import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
 import { caseView } from "@/lib/cases/view";
 import type { Locale } from "@/lib/i18n/locales";
 import { EXCEPTION_KINDS } from "@/lib/orders/types";

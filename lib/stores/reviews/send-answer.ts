@@ -2,10 +2,10 @@ import "server-only";
 import { audit } from "@/lib/audit/record";
 import { execute } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
+import { REVIEW_ANSWER_TOPIC } from "@/lib/outbox/answer-topic";
+import { enqueueMessage } from "@/lib/outbox/outbox";
 import { appleAnswerUrl, prefillAppleAnswer, type AppleConsumptionAnswer, type RefundPreference } from "./apple-answer";
-import { enqueueMessage } from "@/lib/jobs/outbox";
 import { findReview } from "./find-review";
-import { REVIEW_ANSWER_TOPIC } from "./answer-topic";
 import { REVIEW_SYSTEM_ACTOR, sendCheck, type ReviewAnswerMessage, type ReviewStatus } from "./model";
 import { reviewFacts } from "./review-facts";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import { rows } from "@/lib/db/sql";
 import type { PrismaTransaction } from "@/lib/db/transaction";
-import { REVIEW_ANSWER_TOPIC } from "./answer-topic";
+import { REVIEW_ANSWER_TOPIC } from "@/lib/outbox/answer-topic";
 import { PAST_DEADLINE, type ReviewAnswerMessage } from "./model";
 import { notSentReason } from "./not-sent";
 

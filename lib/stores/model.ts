@@ -1,12 +1,10 @@
 // What the stores' refund feeds do to the ledger, as data shared by every store (issue 16). Pure:
-// the stores we take notifications from, what a stored notification did, and the steps a refund asks
-// of an order in a given state.
+// how a store acts (the stores themselves are listed in lib/orders/store-names.ts), what a stored
+// notification did, and the steps a refund asks of an order in a given state.
 import type { OrderEvent, OrderState } from "@/lib/orders/machine";
 import type { GoodsMove } from "@/lib/orders/move-goods";
+import type { StoreName } from "@/lib/orders/store-names";
 import type { RefundMeasure } from "@/lib/orders/take-back";
-
-export const STORES = ["appstore", "googleplay"] as const;
-export type StoreName = (typeof STORES)[number];
 
 /** How a store is named in order_transitions.actor, grants.actor and audit_events.actor. */
 export function storeActor(store: StoreName): `store:${StoreName}` {

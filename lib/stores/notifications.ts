@@ -9,9 +9,10 @@ import type { ExceptionDraft } from "@/lib/orders/decide";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { recordException } from "@/lib/orders/record-exception";
 import { moveGoods } from "@/lib/orders/move-goods";
+import type { StoreName } from "@/lib/orders/store-names";
 import { transitIn } from "@/lib/orders/transit";
 import type { Problem } from "@/lib/problems";
-import { refundSteps, storeActor, type NotificationOutcome, type StoreName, type StoreStep } from "./model";
+import { refundSteps, storeActor, type NotificationOutcome, type StoreStep } from "./model";
 
 // What every store's notification path does the same way (issue 16): refusing what does not verify
 // (as a rate-limited audit fact), storing a notification once with its audit fact, locking the order

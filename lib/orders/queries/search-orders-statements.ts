@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import { ORDER_STATES, type OrderState } from "@/lib/orders/machine";
-import { STORES } from "@/lib/stores/model";
+import { STORES } from "@/lib/orders/store-names";
 import type { MatchKind, OrderCursor, OrderTotal } from "./search-orders";
 
 // The statements behind searchOrders() (search-orders.ts says why each is a set of index range

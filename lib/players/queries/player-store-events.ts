@@ -2,8 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
+import { STORES } from "@/lib/orders/store-names";
 import { REFUND_SIGNALS } from "@/lib/stores/apple/model";
-import { NOTIFICATION_OUTCOMES, STORES } from "@/lib/stores/model";
+import { NOTIFICATION_OUTCOMES } from "@/lib/stores/model";
 
 // What the stores said about a player's orders (issue 16): the App Store's refunds, declined and
 // reversed refunds and refund reviews (consumption requests), and Google Play's voided purchases

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { maybeOne, type Queryable } from "@/lib/db/sql";
-import { STORES } from "@/lib/stores/model";
+import { STORES } from "@/lib/orders/store-names";
 import { REVIEW_STATUSES } from "./model";
 
 const reviewRow = z.object({

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
-import { STORES } from "@/lib/stores/model";
+import { STORES } from "@/lib/orders/store-names";
 import { REVIEW_STATUSES } from "./model";
 import { reviewState, UNSETTLED_STATUSES, type ReviewState } from "./review-state";
 

@@ -1,8 +1,8 @@
 // Refund reviews (issue 16, item 5): before a store decides a player's refund it may ask us what we
 // know — Apple's CONSUMPTION_REQUEST, Google's refund review — and it listens only until a deadline.
 // Pure: the review's statuses, its deadline, and whether an answer may still be sent.
+import type { StoreName } from "@/lib/orders/store-names";
 import { CONSUMPTION_DEADLINE_MS } from "@/lib/stores/apple/model";
-import type { StoreName } from "@/lib/stores/model";
 
 /**
  * refund_reviews.status (the migration's CHECK says the same). `sending`: the answer is in the

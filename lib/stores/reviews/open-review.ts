@@ -1,7 +1,7 @@
 import "server-only";
 import { execute } from "@/lib/db/sql";
 import type { Tx } from "@/lib/db/transaction";
-import type { StoreName } from "@/lib/stores/model";
+import type { StoreName } from "@/lib/orders/store-names";
 import { REVIEW_DEADLINE_MS } from "./model";
 
 export interface ReviewRequest {

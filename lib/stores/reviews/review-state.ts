@@ -1,7 +1,7 @@
 // What a refund review is now, derived once from its row and the clock (issue 29, items 4 and 5):
 // the list, the review page and the overview's deadline warning all read this, so no page can say
 // "Sending" above a reason the answer was not sent. Pure, apart from reading the stored error back.
-import type { StoreName } from "@/lib/stores/model";
+import type { StoreName } from "@/lib/orders/store-names";
 import { sendCheck, type ReviewStatus } from "./model";
 import { notSentReason, type NotSentReason } from "./not-sent";
 

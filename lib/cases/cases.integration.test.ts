@@ -6,7 +6,7 @@ import { one, rows } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { recordFailure } from "@/lib/jobs/delivery-record";
 import { grant } from "@/lib/orders/grant";
-import { applyRefundEvent } from "@/lib/refunds/refund-event";
+import { applyRefundEvent } from "@/lib/cases/refund-event";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { dismissCase } from "./dismiss";

@@ -8,7 +8,7 @@ import { getPool } from "@/lib/db/pool";
 import { execute, rows } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { NO_WEBHOOK, relayOutbox } from "@/lib/jobs/outbox-relay";
-import { applyRefundEvent } from "@/lib/refunds/refund-event";
+import { applyRefundEvent } from "@/lib/cases/refund-event";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { paymentAfterClose } from "./fixtures";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { applyRefundEvent } from "@/lib/cases/refund-event";
 import { getPool } from "@/lib/db/pool";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { markRefundsSent } from "./mark-sent";
-import { applyRefundEvent } from "./refund-event";
 import { requestRefund, type RefundRequest } from "./request-refund";
 
 useFreshDatabase();

@@ -11,8 +11,8 @@ import { REFUND_COLUMNS, refundRow, type RefundRecord } from "./rows";
 // caller's transaction, which locked the refund (lockRefund) and judged that it may.
 
 /**
- * The refund row, locked — first, before its case: the channel's answer (refund-event.ts) locks the
- * refund and then the case, and taking them in the same order means the two never deadlock.
+ * The refund row, locked — first, before its case: the channel's answer (lib/cases/refund-event.ts)
+ * locks the refund and then the case, and taking them in the same order means the two never deadlock.
  */
 export async function lockRefund(tx: Tx, tenantId: string, refundId: string): Promise<RefundRecord | null> {
   return maybeOne(tx.client, refundRow, `SELECT ${REFUND_COLUMNS} FROM payment_refunds r WHERE r.tenant_id = $1 AND r.refund_id = $2 FOR UPDATE OF r`, [tenantId, refundId]);

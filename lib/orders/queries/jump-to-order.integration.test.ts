@@ -4,7 +4,7 @@ import { getPool } from "@/lib/db/pool";
 import { one } from "@/lib/db/sql";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
-import { applyRefundEvent } from "@/lib/refunds/refund-event";
+import { applyRefundEvent } from "@/lib/cases/refund-event";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";

@@ -4,7 +4,7 @@ import { outcome } from "@/lib/api/v1/respond";
 import { refundEventBody, type RefundView } from "@/lib/api/v1/schemas";
 import { AppError } from "@/lib/errors";
 import { assertNever } from "@/lib/orders/machine";
-import { applyRefundEvent } from "@/lib/refunds/refund-event";
+import { applyRefundEvent } from "@/lib/cases/refund-event";
 import type { RefundRecord } from "@/lib/refunds/rows";
 
 // A payment channel answers a refund we asked it for (the refund.requested webhook): confirm or

@@ -1,13 +1,13 @@
 import "server-only";
 import type pg from "pg";
 import { audit } from "@/lib/audit/record";
-import { settleRefundedCase } from "@/lib/cases/settle";
 import { getPool } from "@/lib/db/pool";
 import { maybeOne, one } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import type { RefundProblem } from "@/lib/problems";
-import { decideRefundEvent, type RefundEvent } from "./model";
-import { REFUND_COLUMNS, refundRow, type RefundRecord } from "./rows";
+import { decideRefundEvent, type RefundEvent } from "@/lib/refunds/model";
+import { REFUND_COLUMNS, refundRow, type RefundRecord } from "@/lib/refunds/rows";
+import { settleRefundedCase } from "./settle";
 
 export interface RefundEventInput {
   readonly tenantId: string;

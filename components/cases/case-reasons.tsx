@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext, type ReactNode } from "react";
-import type { CaseCannedReasons } from "@/lib/cases/reason-kinds";
+import type { CaseCannedReasons } from "@/lib/settings/reason-kinds";
 
 const ReasonsContext = createContext<Readonly<Record<string, CaseCannedReasons>>>({});
 

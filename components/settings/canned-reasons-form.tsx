@@ -5,7 +5,7 @@ import { useId } from "react";
 import { updateCannedReasons } from "@/app/(console)/settings/actions/update-canned-reasons";
 import { TEXTAREA } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { isCaseReasonKind } from "@/lib/cases/reason-kinds";
+import { isCaseReasonKind } from "@/lib/settings/reason-kinds";
 import { CANNED_REASON_KEYS, MAX_CANNED_REASONS, reasonsText, type CannedReasons } from "@/lib/settings/canned-reasons";
 import { SettingsForm } from "./settings-form";
 

@@ -3,7 +3,7 @@ import { can, CONSOLE_EVENTS, type Role } from "@/lib/auth/permissions";
 import { actorOf, type Staff } from "@/lib/auth/staff";
 import { listAssignees, type Assignee } from "@/lib/cases/queries/assignees";
 import { loadOrderCases } from "@/lib/cases/queries/order-cases";
-import { caseCannedReasons, type CaseCannedReasons } from "@/lib/cases/reason-kinds";
+import { caseCannedReasons, type CaseCannedReasons } from "@/lib/settings/reason-kinds";
 import type { CaseView } from "@/lib/cases/view";
 import { snapshot } from "@/lib/db/transaction";
 import { GRANTABLE_STATES } from "@/lib/orders/grant-decision";

@@ -5,11 +5,11 @@
 import { z } from "zod";
 import { rolesTriggering } from "@/lib/auth/permissions";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH, reasonInput } from "@/lib/orders/console-event";
-import { CASE_REASON_KINDS, type CaseReasonKind } from "@/lib/cases/reason-kinds";
 import { ORDER_EVENTS, type OrderEvent } from "@/lib/orders/machine";
 import { because } from "@/lib/validation";
+import { CASE_REASON_KINDS, type CaseReasonKind } from "./reason-kinds";
 
-/** An order event's list, or a case action's (lib/cases/reason-kinds.ts). */
+/** An order event's list, or a case action's (lib/settings/reason-kinds.ts). */
 export type CannedReasonKey = OrderEvent | CaseReasonKind;
 export type CannedReasons = Readonly<Partial<Record<CannedReasonKey, readonly string[]>>>;
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { getPrisma } from "@/lib/db/prisma";
 import { storedCannedReasons } from "@/lib/settings/canned-reasons";
-import { caseCannedReasons, type CaseCannedReasons } from "../reason-kinds";
+import { caseCannedReasons, type CaseCannedReasons } from "@/lib/settings/reason-kinds";
 
 /** Per product of the scope, the canned reasons its case dialogs offer (settings → canned reasons). */
 export async function loadCaseReasons(tenants: readonly string[]): Promise<Readonly<Record<string, CaseCannedReasons>>> {

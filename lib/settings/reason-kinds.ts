@@ -3,7 +3,7 @@
 export const CASE_REASON_KINDS = ["case-resolve", "case-dismiss", "case-assign", "case-refund-told"] as const;
 export type CaseReasonKind = (typeof CASE_REASON_KINDS)[number];
 
-/** A product's canned reasons for case actions (lib/settings/canned-reasons.ts holds them with the events'). */
+/** A product's canned reasons for case actions (canned-reasons.ts holds them with the events'). */
 export type CaseCannedReasons = Readonly<Partial<Record<CaseReasonKind, readonly string[]>>>;
 
 export function isCaseReasonKind(value: string): value is CaseReasonKind {

@@ -6,11 +6,11 @@ import { listTenantSettings } from "@/lib/settings/tenant-settings";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
 import { polledVoid, pushedVoid } from "@/lib/stores/google/model";
 import { applyVoid } from "@/lib/stores/google/receive-notification";
+import { playerStoreEvents } from "@/lib/stores/player-store-events";
 import { appleNotificationBody, testAppleChain } from "@/lib/test/apple-store";
 import { useFreshDatabase } from "@/lib/test/database";
 import { connectedGoogleTenant, PACKAGE_NAME } from "@/lib/test/google-play";
 import { connectedTenant, deliveredStoreOrder, postAppleNotification } from "@/lib/test/store-orders";
-import { playerStoreEvents } from "./player-store-events";
 import { playerSummary, refundRate } from "./player-summary";
 
 useFreshDatabase();

@@ -19,7 +19,7 @@ import {
   type PlayerOrderCursor,
 } from "@/lib/players/queries/player-orders";
 import { playerDebts } from "@/lib/players/queries/player-debts";
-import { playerStoreEvents } from "@/lib/players/queries/player-store-events";
+import { playerStoreEvents } from "@/lib/stores/player-store-events";
 import { playerSummary, refundRate, type PlayerMoney } from "@/lib/players/queries/player-summary";
 import { refundWatch } from "@/lib/players/refund-watch";
 

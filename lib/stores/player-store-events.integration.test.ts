@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
+import { playerSummary } from "@/lib/players/queries/player-summary";
 import { appleNotificationBody, testAppleChain, type TestAppleChain } from "@/lib/test/apple-store";
 import { useFreshDatabase } from "@/lib/test/database";
 import { connectedTenant, deliveredStoreOrder, postAppleNotification } from "@/lib/test/store-orders";
 import { playerStoreEvents } from "./player-store-events";
-import { playerSummary } from "./player-summary";
 
 useFreshDatabase();
 

@@ -5,8 +5,6 @@ import { AppError } from "@/lib/errors";
 import { findOrder } from "@/lib/orders/queries/find-order";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import type { Problem } from "@/lib/problems";
-import { viewAccess } from "@/lib/views/access";
-import { findView, type SavedView } from "@/lib/views/saved-views";
 import { actorOf, type Staff } from "./staff";
 
 // Tenant scope, declared once per entry point. Every action, route and page names the resource the
@@ -35,9 +33,10 @@ export function inScope(staff: Pick<Staff, "tenantIds">, tenantId: string): bool
   return staff.tenantIds.includes(tenantId);
 }
 
-const found = <R>(resource: R): Resolution<R> => ({ ok: true, resource });
-const missing = (problem?: Problem): Resolution<never> => ({ ok: false, error: new AppError("not-found", problem) });
-const outOfScope = (reason: string, problem?: Problem): Resolution<never> => ({ ok: false, error: new AppError("not-found", problem), denied: reason });
+// Also for the rules that live beside their resource (lib/views/saved-view-scope.ts).
+export const found = <R>(resource: R): Resolution<R> => ({ ok: true, resource });
+export const missing = (problem?: Problem): Resolution<never> => ({ ok: false, error: new AppError("not-found", problem) });
+export const outOfScope = (reason: string, problem?: Problem): Resolution<never> => ({ ok: false, error: new AppError("not-found", problem), denied: reason });
 
 /** Actions on no particular resource (the caller's own profile; lists over the caller's scope). */
 export const noResource: ScopeRule<unknown, null> = {
@@ -183,33 +182,6 @@ export function approvalScope<I>(pick: (input: I) => number): ScopeRule<I, { rea
       if (!approval) return missing();
       if (!inScope(staff, approval.tenantId)) return outOfScope("tenant out of scope");
       return found({ id: Number(approval.id), tenantId: approval.tenantId });
-    },
-  };
-}
-
-/**
- * A saved view of the orders list the caller may change (rename, delete): their own, or a shared view
- * of one of their products when they may manage shared views (lib/views/access.ts). Someone else's
- * personal view and a view of another product answer like missing (audited); a shared view the
- * caller sees but did not save is forbidden, naming who did.
- */
-export function savedViewScope<I>(pick: (input: I) => number): ScopeRule<I, SavedView> {
-  return {
-    kind: "saved-view",
-    target: (input) => `view:${pick(input)}`,
-    async resolve(input, staff) {
-      const view = await findView(pick(input));
-      if (!view) return missing();
-      switch (viewAccess(view, staff)) {
-        case "edit":
-          return found(view);
-        case "see":
-          return { ok: false, error: new AppError("forbidden", { kind: "view-not-yours", creator: view.ownerActor.replace(/^staff:/, "") }), denied: "shared view saved by someone else" };
-        case "out-of-scope":
-          return outOfScope("tenant out of scope");
-        case "someone-else":
-          return outOfScope("another staff member's personal view");
-      }
     },
   };
 }

@@ -1,4 +1,4 @@
-// Who sees and who may change a saved view. Pure: the scope rule (lib/auth/scope.ts savedViewScope),
+// Who sees and who may change a saved view. Pure: the scope rule (saved-view-scope.ts),
 // the navigation and the orders page all ask here, so they cannot disagree.
 import { can, type Role } from "@/lib/auth/permissions";
 

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
-import { savedViewScope } from "@/lib/auth/scope";
+import { savedViewScope } from "@/lib/views/saved-view-scope";
 import { deleteView } from "@/lib/views/saved-views";
 import { viewId } from "./view-input";
 

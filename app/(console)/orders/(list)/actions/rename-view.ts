@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
-import { savedViewScope } from "@/lib/auth/scope";
+import { savedViewScope } from "@/lib/views/saved-view-scope";
 import { renameView } from "@/lib/views/saved-views";
 import { viewHref } from "@/lib/views/view-filters";
 import { viewId, viewName } from "./view-input";

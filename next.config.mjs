@@ -3,7 +3,7 @@ import createNextIntlPlugin from "next-intl/plugin";
 const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
 // Every response's headers (the request id, the Content-Security-Policy, the fixed security headers)
-// are written by the web process's listener (lib/http/listener.ts), which serves Next in production
+// are written by the web process's listener (lib/process/listener.ts), which serves Next in production
 // and in development alike.
 
 /** @type {import('next').NextConfig} */

@@ -8,7 +8,7 @@ import { safeCallbackPath } from "@/lib/auth/safe-redirect";
 // - a path whose percent-escapes do not decode is not found, here.
 // What every request and response carries (the request id, the caller's address, the
 // Content-Security-Policy and its nonce, the fixed security headers) is written before Next sees the
-// request, by the web process's listener (lib/http/listener.ts).
+// request, by the web process's listener (lib/process/listener.ts).
 
 const PUBLIC_PATHS = ["/sign-in", "/api/"];
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];

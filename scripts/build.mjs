@@ -27,7 +27,7 @@ const ENTRIES = {
  * What the web process's own bundle may hold besides its entry: the listener and its pure helpers.
  * Everything else of lib/ reaches it through Next's build (lib/api/serve.ts), so it is loaded once.
  */
-const WEB_BUNDLE_MAY_HOLD = ["lib/process/web-process.ts", "lib/api/serve.ts", "lib/http/", "lib/auth/client-address.ts", "lib/log.ts"];
+const WEB_BUNDLE_MAY_HOLD = ["lib/process/web-process.ts", "lib/process/listener.ts", "lib/api/serve.ts", "lib/http/", "lib/auth/client-address.ts", "lib/log.ts"];
 
 // ---------------------------------------------------------------------------------------------
 // Secrets. Sessions are signed with NEXTAUTH_SECRET; server actions' ids are salted, and the values

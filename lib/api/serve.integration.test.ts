@@ -8,12 +8,12 @@ import { getPool } from "@/lib/db/pool";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
-import { webListener } from "@/lib/http/listener";
+import { webListener } from "@/lib/process/listener";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { signInAs, signOut } from "@/lib/test/session";
 import { routesFromSource } from "./serve";
 
-// The web process's listener (lib/http/listener.ts) with the routes it serves (lib/api/serve.ts): the
+// The web process's listener (lib/process/listener.ts) with the routes it serves (lib/api/serve.ts): the
 // machine-to-machine routes and the console's JSON routes answered without Next, everything else handed to Next with the
 // request's id, the caller's address and the nonce's policy — over real HTTP, on a real database.
 

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-// The routes answered by the web process's own listener (lib/http/listener.ts) instead of through
+// The routes answered by the web process's own listener (lib/process/listener.ts) instead of through
 // Next's router: the integration API's machine-to-machine routes — a payment channel's `pay` costs
 // Next several times what the ledger itself costs (bench/ANALYSIS.md, issue 15) — and the console's
 // JSON routes, which every open page polls and reads its read model from (issue 25). They are the

@@ -1,7 +1,7 @@
 // The headers that fence the console in the browser, written for every request and response by the
-// web process's listener (lib/http/listener.ts): the per-request ones here (the Content-Security-
-// Policy with its nonce, HSTS over HTTPS), the ones that never change (nosniff, Referrer-Policy,
-// Permissions-Policy, X-Frame-Options) in static-headers.json.
+// web process's listener (lib/process/listener.ts): the per-request ones here (the Content-
+// Security-Policy with its nonce, HSTS over HTTPS), the ones that never change (nosniff,
+// Referrer-Policy, Permissions-Policy, X-Frame-Options) in static-headers.json.
 
 /** Two years, the preload list's minimum; only ever sent on responses that came over HTTPS. */
 export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";

@@ -1,6 +1,6 @@
 // One web process of `npm start` (a cluster worker of scripts/start.ts, lib/process/web-cluster.ts),
 // and the one web process of `npm run dev`: Next's server for the console behind Node's own HTTP
-// server, whose listener (lib/http/listener.ts) writes what every response carries and answers the
+// server, whose listener (lib/process/listener.ts) writes what every response carries and answers the
 // integration API's machine-to-machine routes itself. This is Next's documented custom-server setup:
 // `next({ dev })`, prepare(), then its request handler for everything the listener does not answer.
 // In a cluster worker, listen() shares the primary's socket.
@@ -11,8 +11,8 @@ import http from "node:http";
 import path from "node:path";
 import next from "next";
 import { routesFromBuild, routesFromSource } from "@/lib/api/serve";
-import { webListener } from "@/lib/http/listener";
 import { logger } from "@/lib/log";
+import { webListener } from "@/lib/process/listener";
 
 const dev = process.env.ORDEROPS_DEV === "1";
 const port = Number(process.env.PORT ?? 3000);

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { matchApiRoute, type ApiRoute, type Matched } from "@/lib/api/serve";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/auth/client-address";
-import { contentSecurityPolicy, newNonce, servedOverHttps, STRICT_TRANSPORT_SECURITY } from "./security-headers";
-import STATIC_SECURITY_HEADERS from "./static-headers.json" with { type: "json" };
+import { contentSecurityPolicy, newNonce, servedOverHttps, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security-headers";
+import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type: "json" };
 
 // The web process's request listener, in production and in `npm run dev` alike (lib/process/
 // web-process.ts): the one place where what every request and response carries is written.
@@ -16,9 +16,9 @@ import STATIC_SECURITY_HEADERS from "./static-headers.json" with { type: "json" 
 // - the caller's address (lib/auth/client-address.ts), decided from the socket, in a header the
 //   client cannot supply: any copy it sent is deleted first;
 // - x-pathname (the path and query asked for, which sign-in redirects return to), likewise ours;
-// - the fixed security headers (static-headers.json), the Content-Security-Policy with a fresh nonce
-//   — set on the request too, where Next reads the nonce it puts on its scripts — and HSTS when the
-//   request came over HTTPS.
+// - the fixed security headers (lib/http/static-headers.json), the Content-Security-Policy with a
+//   fresh nonce — set on the request too, where Next reads the nonce it puts on its scripts — and
+//   HSTS when the request came over HTTPS.
 // Then the integration API's key and store routes are answered here (lib/api/serve.ts), and
 // everything else — pages, sign-in, server actions, static files, the routes a staff session calls —
 // goes to Next, whose proxy.ts only sends a browser without a session to sign-in (and answers a

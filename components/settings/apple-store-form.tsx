@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { updateAppleStore, type UpdateAppleStoreInput } from "@/app/(console)/settings/actions/update-apple-store";
 import { Field, Input, Select } from "@/components/ui/field";
-import { ENVIRONMENTS } from "@/lib/stores/apple/environments";
+import { ENVIRONMENTS } from "@/lib/settings/apple-environments";
 import { SettingsForm } from "./settings-form";
 
 export function AppleStoreForm({ tenant, updatedAt, bundleId, environment }: { tenant: string; updatedAt: string; bundleId: string | null; environment: string | null }) {

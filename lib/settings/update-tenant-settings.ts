@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { assertNever, ORDER_EVENTS } from "@/lib/orders/machine";
 import { LINE_KINDS, type TakeBackRules } from "@/lib/orders/take-back";
 import { EXCEPTION_KINDS, type ExceptionKind } from "@/lib/orders/types";
-import type { AppleEnvironment } from "@/lib/stores/apple/environments";
+import type { AppleEnvironment } from "./apple-environments";
 import type { CannedReasons } from "./canned-reasons";
 import { DWELL_STATES, type DwellState } from "./durations";
 import { ISO_MICROS, storedSettingsRow } from "./tenant-settings";

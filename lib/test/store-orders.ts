@@ -8,9 +8,9 @@ import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
 import { createOrder, type LineSpec } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
+import type { AppleEnvironment } from "@/lib/settings/apple-environments";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
-import type { AppleEnvironment } from "@/lib/stores/apple/environments";
 
 export const BUNDLE_ID = "com.example.game";
 

@@ -4,8 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
+import { ENVIRONMENTS } from "@/lib/settings/apple-environments";
 import { updateTenantSettings } from "@/lib/settings/update-tenant-settings";
-import { ENVIRONMENTS } from "@/lib/stores/apple/environments";
 import { because } from "@/lib/validation";
 import { settingsFormInput } from "./settings-input";
 

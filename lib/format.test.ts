@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, formatRelative, parseMoney, wholeUnit } from "./format";
+import { bestUnit, formatMoney, formatRelative, parseMoney, wholeUnit } from "./format";
 
 describe("money", () => {
   it("formats integer minor units in the reader's language, the console's locale or an Intl one alike", () => {
@@ -23,6 +23,13 @@ describe("money", () => {
 
 describe("spans of time", () => {
   const DAY = 86_400;
+
+  it("a set duration shows in the largest unit it is a whole number of", () => {
+    expect(bestUnit(300)).toEqual({ value: 5, unit: "minutes" });
+    expect(bestUnit(90)).toEqual({ value: 90, unit: "seconds" });
+    expect(bestUnit(3 * 86_400)).toEqual({ value: 3, unit: "days" });
+    expect(bestUnit(5_400)).toEqual({ value: 90, unit: "minutes" });
+  });
 
   it("are their largest whole unit, rounded down: 5 days 14 hours is 5 days, not 6", () => {
     expect(wholeUnit(5 * DAY + 14 * 3_600)).toEqual({ unit: "day", count: 5 });

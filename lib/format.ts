@@ -33,6 +33,23 @@ export function parseMoney(text: string): number | null {
   return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
 }
 
+/** The units a duration setting is typed and shown in (tenant_settings stores whole seconds). */
+export const DURATION_UNITS = ["seconds", "minutes", "hours", "days"] as const;
+export type DurationUnit = (typeof DURATION_UNITS)[number];
+
+export const UNIT_SECONDS: Readonly<Record<DurationUnit, number>> = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 };
+
+/**
+ * A set duration in the largest unit it is a whole number of, exactly: 300 → 5 minutes, 90 → 90
+ * seconds. For a configured value (a threshold, a bound), where wholeUnit's rounding would lie.
+ */
+export function bestUnit(seconds: number): { value: number; unit: DurationUnit } {
+  for (const unit of [...DURATION_UNITS].reverse()) {
+    if (seconds % UNIT_SECONDS[unit] === 0) return { value: seconds / UNIT_SECONDS[unit], unit };
+  }
+  return { value: seconds, unit: "seconds" };
+}
+
 export type WholeUnit = "day" | "hour" | "minute" | "second";
 
 const UNITS: readonly (readonly [WholeUnit, number])[] = [

@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { dailySeries } from "@/lib/dashboard/queries/daily-series";
-import { bestUnit } from "@/lib/settings/durations";
+import { bestUnit } from "@/lib/format";
 import { ChartCard } from "./chart-card";
 import { DailyBarChart } from "./daily-bar-chart";
 

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useId } from "react";
 import { Field, Input, Select } from "@/components/ui/field";
-import { bestUnit, DURATION_UNITS, type DurationUnit } from "@/lib/settings/durations";
+import { bestUnit, DURATION_UNITS, type DurationUnit } from "@/lib/format";
 
 /** A duration as a whole number and a unit, shown in the largest unit that fits the stored seconds. */
 export function DurationField({

@@ -2,10 +2,9 @@
 // with the facts formatted for that language (states and events by their names in the UI language,
 // money, lists, durations). The same function serves the console (its language, on the server or in
 // the browser) and the API and logs (English). Pure.
-import { formatMoney } from "@/lib/format";
+import { bestUnit, formatMoney } from "@/lib/format";
 import { assertNever } from "@/lib/orders/machine";
 import type { Problem } from "@/lib/problems";
-import { bestUnit } from "@/lib/settings/durations";
 import type { Locale } from "./locales";
 
 /** A next-intl translator over the whole catalogue (useTranslations() or createTranslator()). */

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fieldProblems } from "@/lib/validation";
-import { bestUnit, durationInput, DWELL_BOUNDS } from "./durations";
+import { durationInput, DWELL_BOUNDS } from "./durations";
 
 describe("durations", () => {
-  it("shows a value in the largest whole unit", () => {
-    expect(bestUnit(300)).toEqual({ value: 5, unit: "minutes" });
-    expect(bestUnit(90)).toEqual({ value: 90, unit: "seconds" });
-    expect(bestUnit(3 * 86_400)).toEqual({ value: 3, unit: "days" });
-    expect(bestUnit(5_400)).toEqual({ value: 90, unit: "minutes" });
-  });
-
   it("turns a number and a unit into seconds, within bounds, with problems that carry the bound", () => {
     const paid = durationInput(DWELL_BOUNDS.paid);
     const problems = (value: unknown) => {

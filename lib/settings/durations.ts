@@ -1,13 +1,9 @@
 // Durations as people type them (a number and a unit) and as tenant_settings stores them (whole
 // seconds). Pure: shared by the settings forms and the actions that validate them.
 import { z } from "zod";
+import { DURATION_UNITS, UNIT_SECONDS } from "@/lib/format";
 import { because } from "@/lib/validation";
 import { STUCK_STATES, type StuckState } from "@/lib/orders/stuck";
-
-export const DURATION_UNITS = ["seconds", "minutes", "hours", "days"] as const;
-export type DurationUnit = (typeof DURATION_UNITS)[number];
-
-export const UNIT_SECONDS: Readonly<Record<DurationUnit, number>> = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 };
 
 /** The states a "stuck" threshold (max dwell) is set for: the ones an order can be stuck in. */
 export const DWELL_STATES = STUCK_STATES;
@@ -32,14 +28,6 @@ export const DWELL_BOUNDS: Readonly<Record<DwellState, DurationBounds>> = {
 export const UNPAID_TIMEOUT_BOUNDS: DurationBounds = { min: 60, max: 7 * 86_400 };
 /** A case's SLA (issue 13): under 5 minutes nobody can act on it, over 30 days it is no deadline. */
 export const CASE_SLA_BOUNDS: DurationBounds = { min: 5 * 60, max: 30 * 86_400 };
-
-/** The largest unit the value is a whole number of: 300 → 5 minutes, 90 → 90 seconds. */
-export function bestUnit(seconds: number): { value: number; unit: DurationUnit } {
-  for (const unit of [...DURATION_UNITS].reverse()) {
-    if (seconds % UNIT_SECONDS[unit] === 0) return { value: seconds / UNIT_SECONDS[unit], unit };
-  }
-  return { value: seconds, unit: "seconds" };
-}
 
 /**
  * A duration field: { value, unit } in, whole seconds out. Its problems name the bound as data

@@ -6,10 +6,10 @@ import { ChartCard, ChartSkeleton } from "@/components/dashboard/chart-card";
 import { DailyCharts } from "@/components/dashboard/daily-charts";
 import { STATE_COLORS } from "@/components/dashboard/state-colors";
 import { requireStaff } from "@/lib/auth/page";
+import { bestUnit } from "@/lib/format";
 import { stuckCounts } from "@/lib/orders/queries/stuck-counts";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { stateCounts } from "@/lib/orders/queries/state-counts";
-import { bestUnit } from "@/lib/settings/durations";
 
 export const dynamic = "force-dynamic";
 

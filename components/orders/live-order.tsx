@@ -8,9 +8,9 @@ import { useAnyDialogOpen } from "@/components/ui/dialog";
 
 /**
  * Polls the order's version (one index lookup); when a callback or a colleague moves the order, the
- * page reads its read model again within a few seconds — nothing is rendered on the server. While a dialog is open the page
- * holds still and the poll pauses (a re-render would change or remove what the person is reading);
- * once the last dialog closes, a change seen meanwhile is shown at once.
+ * page reads its read model again within a few seconds — nothing is rendered on the server. While a
+ * dialog is open the page holds still and the poll pauses (new data would change or remove what the
+ * person is reading); once the last dialog closes, a change seen meanwhile is shown at once.
  */
 export function LiveOrder({ tenant, orderNo, version }: { tenant: string; orderNo: string; version: number }) {
   const t = useTranslations("orderPage");

@@ -6,9 +6,9 @@
 import { chromium, type Page, type Request } from "@playwright/test";
 import { createApiKey } from "@/lib/api/keys";
 import { getPool } from "@/lib/db/pool";
-import { seedDemo } from "@/lib/seed/demo/seed-demo";
-import { DEMO_PASSWORD, seedDemoStaff } from "@/lib/seed/staff";
+import { DEMO_PASSWORD } from "@/lib/seed/staff";
 import en from "@/messages/en.json";
+import { seedConsoleData } from "./lib/console-data";
 import { withFreshDatabase } from "./lib/db";
 import { agent, request } from "./lib/http";
 import type { Metric } from "./lib/results";
@@ -111,11 +111,7 @@ export const consoleBrowserBench: Bench = {
     return withFreshDatabase("console_browser", async (db) => {
       const pool = getPool();
       log(`seeding ${count(orders)} orders`);
-      const seeded = await seedDemo(pool, { orders, seed: 5, history: "dense" });
-      await seedDemoStaff(pool);
-      // As in console-load: external delivery, so the worker has no grant calls to retry meanwhile.
-      await pool.query(`UPDATE tenant_settings SET delivery_mode = 'external', grant_endpoint_url = NULL`);
-      await pool.query(`VACUUM ANALYZE orders, order_lines, order_transitions, grants, order_exceptions`);
+      const seeded = await seedConsoleData(pool, orders);
       const { key } = await createApiKey({ tenantId: TENANT, name: "bench", actor: "system:bench" });
       // Different orders in each round (and for warm-up and the idle pages); the API reads the same ones.
       const { rows } = await pool.query<{ order_no: string }>(

@@ -7,8 +7,7 @@
 import type http from "node:http";
 import autocannon from "autocannon";
 import { getPool } from "@/lib/db/pool";
-import { seedDemo } from "@/lib/seed/demo/seed-demo";
-import { seedDemoStaff } from "@/lib/seed/staff";
+import { seedConsoleData } from "./lib/console-data";
 import { withFreshDatabase } from "./lib/db";
 import { agent, request, signIn } from "./lib/http";
 import type { Metric } from "./lib/results";
@@ -235,13 +234,7 @@ export const consoleLoadBench: Bench = {
     return withFreshDatabase("console", async (db) => {
       const pool = getPool();
       log(`seeding ${count(orders)} orders`);
-      const seeded = await seedDemo(pool, { orders, seed: 5, history: "dense" });
-      await seedDemoStaff(pool);
-      // fangzhou delivers through a grant endpoint (managed mode) that does not run here: the worker
-      // would retry refused grant calls all through the measurement. As an external-mode product,
-      // its orders are shown the same way and the worker has nothing to retry.
-      await pool.query(`UPDATE tenant_settings SET delivery_mode = 'external', grant_endpoint_url = NULL`);
-      await pool.query(`VACUUM ANALYZE orders, order_lines, order_transitions, grants, order_exceptions`);
+      const seeded = await seedConsoleData(pool, orders);
       const { rows: sample } = await pool.query<{ tenant: string; order_no: string }>(
         `SELECT tenant_id AS tenant, order_no FROM orders TABLESAMPLE BERNOULLI (1) REPEATABLE (7) LIMIT 500`,
       );

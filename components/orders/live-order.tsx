@@ -5,6 +5,8 @@ import { useTranslations } from "next-intl";
 import { useEffect } from "react";
 import { useRefreshView } from "@/components/query-provider";
 import { useAnyDialogOpen } from "@/components/ui/dialog";
+import type { OrderVersion } from "@/lib/read/order-version";
+import { readModel } from "@/lib/read/wire";
 
 /**
  * Polls the order's version (one index lookup); when a callback or a colleague moves the order, the
@@ -18,11 +20,7 @@ export function LiveOrder({ tenant, orderNo, version }: { tenant: string; orderN
   const reading = useAnyDialogOpen();
   const { data } = useQuery({
     queryKey: ["order-version", tenant, orderNo],
-    queryFn: async () => {
-      const response = await fetch(`/api/console/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`);
-      if (!response.ok) throw new Error(`order poll answered ${response.status}`);
-      return (await response.json()) as { state: string; version: number };
-    },
+    queryFn: ({ signal }) => readModel<OrderVersion>(`/api/console/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`, signal),
     refetchInterval: reading ? false : 3_000,
   });
   // Newer only: right after a change of its own the page may already be ahead of the last poll.

@@ -91,7 +91,7 @@ describe("GET /api/console/orders/{tenant}/{orderNo}/page", () => {
     const poll = (tenant: string, orderNo: string) =>
       pollVersion(new NextRequest(`http://localhost/api/console/orders/${tenant}/${orderNo}`), { params: Promise.resolve({ tenant, orderNo }) });
     const answer = await poll("read-home", "R-PAID");
-    expect(await answer.json()).toEqual({ state: "paid", version: 1 });
+    expect(superjson.parse(await answer.text())).toEqual({ state: "paid", version: 1 });
     expect((await poll("read-other", "R-ELSEWHERE")).status).toBe(404);
     expect((await poll("read-home", "R-NOWHERE")).status).toBe(404);
   });

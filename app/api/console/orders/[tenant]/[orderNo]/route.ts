@@ -3,6 +3,7 @@ import { staffRoute, type RouteRequest } from "@/lib/api/route";
 import { orderTenantScope } from "@/lib/auth/scope";
 import { AppError } from "@/lib/errors";
 import { readOrderVersion } from "@/lib/read/order-version";
+import { readModelResponse } from "@/lib/read/wire";
 
 // What an open order page polls (components/orders/live-order.tsx): the order's version, in one
 // prepared index lookup; the page reads its whole read model again only when the version moved.
@@ -16,6 +17,6 @@ export const GET = staffRoute(
   async ({ resource: { tenantId, orderNo } }) => {
     const version = await readOrderVersion(tenantId, orderNo);
     if (!version) throw new AppError("not-found", { kind: "order-not-found", orderNo });
-    return version;
+    return readModelResponse(version);
   },
 );

@@ -1,6 +1,6 @@
 import createNextIntlPlugin from "next-intl/plugin";
 
-const withNextIntl = createNextIntlPlugin("./lib/auth/i18n-request.ts");
+const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
 // Every response's headers (the request id, the Content-Security-Policy, the fixed security headers)
 // are written by the web process's listener (lib/process/listener.ts), which serves Next in production

@@ -1,28 +1,16 @@
-import type { Metadata } from "next";
-import { getTranslations } from "next-intl/server";
-import { ConsoleFrame } from "@/components/navigation/console-frame";
-import { NotFoundBody } from "@/components/navigation/not-found-body";
-import { currentStaff } from "@/lib/auth/current-staff";
+import "./globals.css";
 
-// Addresses no route knows, and those proxy.ts rewrites here because their escapes cannot be
-// decoded: the console's not-found page in the console's frame for someone signed in, and the same
-// words with the way to sign in for anyone else.
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("notFound"))("pageTitle") };
-}
-
-export default async function NotFound() {
-  const staff = await currentStaff().catch(() => null);
-  if (!staff) {
-    return (
-      <main className="px-6 py-10">
-        <NotFoundBody staff={null} />
-      </main>
-    );
-  }
+// Only an address proxy.ts did not place under a locale reaches here (a missing file under /_next/):
+// it has no reader's language, so it says so in both.
+export default function NotFound() {
   return (
-    <ConsoleFrame staff={staff}>
-      <NotFoundBody staff={staff} />
-    </ConsoleFrame>
+    <html lang="en">
+      <body className="min-h-screen bg-slate-50 px-6 py-10 text-slate-900 antialiased">
+        <main>
+          <h1 className="text-lg font-semibold">Not found</h1>
+          <p lang="zh-CN">未找到</p>
+        </main>
+      </body>
+    </html>
   );
 }

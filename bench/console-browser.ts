@@ -10,11 +10,11 @@ import { DEMO_PASSWORD } from "@/lib/seed/staff";
 import en from "@/messages/en.json";
 import { seedConsoleData } from "./lib/console-data";
 import { withFreshDatabase } from "./lib/db";
-import { agent, request } from "./lib/http";
+import { agent, request, signIn } from "./lib/http";
 import type { Metric } from "./lib/results";
 import { isMain, runAlone, type Bench } from "./lib/runner";
 import { startConsole, type ProcessCpu } from "./lib/server";
-import { count, ms, sleep } from "./lib/stats";
+import { count, ms, percentile, sleep } from "./lib/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3750);
 const EMAIL = "agent@example.com";
@@ -27,7 +27,9 @@ const API_REPEAT = 10;
 const TABS = 5;
 /** Before an idle window: the loads just made leave the web processes work to finish (garbage collection) that is theirs, not the idle page's. */
 const SETTLE_MS = 5_000;
-const TARGET = { order: 3, list: 4, idleMsPerS: 1 };
+const TARGET = { order: 3, list: 4, idleMsPerS: 1, firstByteP50: 5 };
+/** Sequential document requests per page for the first-byte probe. */
+const FIRST_BYTE_REQUESTS = 200;
 
 const KINDS = ["document", "rsc", "prefetch", "api", "static", "other"] as const;
 type Kind = (typeof KINDS)[number];
@@ -243,6 +245,26 @@ export const consoleBrowserBench: Bench = {
         const five = await idle(TABS);
         const processes = server.processCpu().web.size;
 
+        // A shell's first byte, as a browser asks for the document (HTML, compressed), signed in.
+        log(`first byte: ${FIRST_BYTE_REQUESTS} sequential requests for each shell`);
+        const session = await signIn(server.url, EMAIL, DEMO_PASSWORD);
+        const documents = agent(1);
+        const firstByte = async (path: (i: number) => string) => {
+          const samples: number[] = [];
+          for (let i = 0; i < FIRST_BYTE_REQUESTS; i++) {
+            const answer = await request(`${server.url}${path(i)}`, {
+              agent: documents,
+              headers: { cookie: session, accept: "text/html", "accept-encoding": "gzip, deflate, br" },
+            });
+            if (answer.status !== 200 || !answer.headers["content-type"]?.startsWith("text/html")) throw new Error(`GET ${path(i)} answered ${answer.status}`);
+            samples.push(answer.firstByteMs);
+          }
+          return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+        };
+        const orderShell = await firstByte((i) => orderPath(sample[i % sample.length]!));
+        const listShell = await firstByte(() => "/orders");
+        documents.destroy();
+
         const ratio = (x: number) => x / perApi;
         const metrics: Metric[] = [
           { name: "order page view: web CPU per view", value: ms(perOrder) },
@@ -261,6 +283,15 @@ export const consoleBrowserBench: Bench = {
             target: `< ${TARGET.idleMsPerS} ms/s`,
             met: at.msPerS < TARGET.idleMsPerS,
           })),
+          ...[
+            { name: "order page shell: first byte", at: orderShell },
+            { name: "orders list shell: first byte", at: listShell },
+          ].map(({ name, at }) => ({
+            name,
+            value: `p50 ${ms(at.p50)}, p95 ${ms(at.p95)}`,
+            target: `p50 ≤ ${TARGET.firstByteP50} ms`,
+            met: at.p50 <= TARGET.firstByteP50,
+          })),
           { name: "context: web processes with no page open", value: `${none.msPerS.toFixed(2)} ms/s` },
           { name: "context: worker CPU during the view and API series", value: `${(total.worker / total.seconds).toFixed(2)} ms/s` },
         ];
@@ -273,6 +304,7 @@ export const consoleBrowserBench: Bench = {
             `Per round (web CPU per view or read): ${rounds.join("; ")}.`,
             `Requests by kind as Playwright reports them, including those the browser's cache answered (counted apart through Chrome's protocol): document; rsc = React Server Component fetches (\`rsc\` header or \`_rsc\` query), prefetch = those with \`next-router-prefetch\`; api = fetch/xhr to /api; static = /_next/static and other scripts, styles, fonts, images. Each view is a full page load (a fresh tab's router cache), so every prefetch reaches the server.`,
             `The last order page view: ${lastView.order}. The last list view: ${lastView.list}.`,
+            `First byte: ${FIRST_BYTE_REQUESTS} sequential GETs of each shell's document (different orders for the order page) over one kept-alive connection, with the session cookie and a browser's Accept and Accept-Encoding; the time until the status line and headers arrived.`,
             `Idle: order pages (in tabs of one browser, each polling as if in front) left open ${idleSeconds} s from ${SETTLE_MS / 1000} s after their network went quiet; web CPU per page per second, including the web processes' own idle work (the no-page line, shared by the ${TABS} pages).`,
           ],
         };

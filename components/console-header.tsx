@@ -4,13 +4,14 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { LocaleSwitcher } from "@/components/i18n/locale-switcher";
 import { SearchBox } from "@/components/search/search-box";
 import { can } from "@/lib/auth/permissions";
-import type { Staff } from "@/lib/auth/staff";
+import type { Me } from "@/lib/read/me";
 
 /**
  * The bar above every console page: the product's name, the one search box (for everyone who sees
- * orders; "/" focuses it), the language and who is signed in. The pages are in the sidebar.
+ * orders; "/" focuses it), the language and who is signed in (null until the browser has read it).
+ * The pages are in the sidebar.
  */
-export function ConsoleHeader({ staff }: { staff: Staff }) {
+export function ConsoleHeader({ staff }: { staff: Me | null }) {
   const t = useTranslations("nav");
   const roles = useTranslations("admin.roleName");
   return (
@@ -19,19 +20,21 @@ export function ConsoleHeader({ staff }: { staff: Staff }) {
         <Link href="/" className="shrink-0 font-semibold lg:w-52">
           {t("brand")}
         </Link>
-        {can(staff.role, "orders:view") ? (
+        {staff && can(staff.role, "orders:view") ? (
           <div className="order-last w-full lg:order-none lg:w-auto lg:max-w-xl lg:flex-1">
             <SearchBox id="header-search" variant="header" shortcut />
           </div>
         ) : null}
         <div className="ml-auto flex items-center gap-3 text-sm">
           <LocaleSwitcher />
-          <span data-testid="signed-in-as" className="hidden min-w-0 sm:inline">
-            <span className="font-medium">{staff.email}</span>{" "}
-            <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
-              {roles(staff.role)}
+          {staff ? (
+            <span data-testid="signed-in-as" className="hidden min-w-0 sm:inline">
+              <span className="font-medium">{staff.email}</span>{" "}
+              <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+                {roles(staff.role)}
+              </span>
             </span>
-          </span>
+          ) : null}
           <SignOutButton label={t("signOut")} />
         </div>
       </div>

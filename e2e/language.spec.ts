@@ -78,13 +78,16 @@ test("language: a browser loads only its reader's catalogue", async ({ browser }
   for (const [locale, other] of [["en", "zh"], ["zh", "en"]] as const) {
     const context = await browser.newContext({ locale: locale === "zh" ? "zh-CN" : "en-US" });
     const page = await context.newPage();
-    const scripts: Promise<string>[] = [];
-    page.on("response", (response) => {
-      if (response.request().resourceType() === "script") scripts.push(response.text().catch(() => ""));
+    const scripts = new Set<string>();
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.add(request.url());
     });
     await page.goto("/sign-in");
+    await expect(page.getByRole("button", { name: locale === "zh" ? "登录" : "Sign in", exact: true })).toBeVisible();
     await page.waitForLoadState("networkidle");
-    const texts = await Promise.all(scripts);
+    // Read each script the page asked for again, by its URL: a response body held by the browser can be
+    // evicted before a busy test reads it.
+    const texts = await Promise.all([...scripts].map(async (url) => (await context.request.get(url)).text()));
     expect(texts.length).toBeGreaterThan(0);
     expect(texts.some((text) => forms(marks[locale]).some((f) => text.includes(f))), `${locale}: its own catalogue is loaded`).toBe(true);
     expect(texts.filter((text) => forms(marks[other]).some((f) => text.includes(f))), `${locale}: the ${other} catalogue is not`).toEqual([]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pathSegment } from "@/lib/auth/page";
-import { decodePathSegment, wellFormedPath } from "./path-segment";
+import { wellFormedPath } from "@/lib/http/page-address";
+import { decodePathSegment } from "./path-segment";
 
 // Issue 11, items 6 and 7: pages get their path segments still percent-encoded (route handlers get
 // them decoded; checked against `next start`), so pages decode them here — once, safely.

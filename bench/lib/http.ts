@@ -7,6 +7,8 @@ export interface Response {
   readonly headers: http.IncomingHttpHeaders;
   readonly body: string;
   readonly ms: number;
+  /** Until the status line and headers arrived: the server's first byte, as a client sees it. */
+  readonly firstByteMs: number;
 }
 
 export function agent(maxSockets: number): http.Agent {
@@ -28,10 +30,11 @@ export function request(
         timeout: options.timeoutMs ?? 60_000,
       },
       (res) => {
+        const firstByteMs = performance.now() - start;
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - start }),
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - start, firstByteMs }),
         );
         res.on("error", reject);
       },

@@ -3,7 +3,7 @@
 import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
-import { createUser } from "@/app/(console)/admin/users/actions/create-user";
+import { createUser } from "@/app/[locale]/(console)/admin/users/actions/create-user";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";

@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
-import { updateUser } from "@/app/(console)/admin/users/actions/update-user";
+import { updateUser } from "@/app/[locale]/(console)/admin/users/actions/update-user";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";

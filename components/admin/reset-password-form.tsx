@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
-import { resetPassword } from "@/app/(console)/admin/users/actions/reset-password";
+import { resetPassword } from "@/app/[locale]/(console)/admin/users/actions/reset-password";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";

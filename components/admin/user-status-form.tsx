@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
-import { setUserDisabled } from "@/app/(console)/admin/users/actions/set-user-disabled";
+import { setUserDisabled } from "@/app/[locale]/(console)/admin/users/actions/set-user-disabled";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { PublicError } from "@/lib/errors";

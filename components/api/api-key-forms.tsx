@@ -2,8 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
-import { createApiKeyAction } from "@/app/(console)/admin/api-keys/actions/create-api-key";
-import { revokeApiKeyAction } from "@/app/(console)/admin/api-keys/actions/revoke-api-key";
+import { createApiKeyAction } from "@/app/[locale]/(console)/admin/api-keys/actions/create-api-key";
+import { revokeApiKeyAction } from "@/app/[locale]/(console)/admin/api-keys/actions/revoke-api-key";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";

@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
-import { decideApproval } from "@/app/(console)/approvals/actions/decide-approval";
+import { decideApproval } from "@/app/[locale]/(console)/approvals/actions/decide-approval";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";

@@ -2,7 +2,7 @@
 
 import { signIn } from "next-auth/react";
 import { useLocale, useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -23,11 +23,13 @@ function refusal(error: string | null | undefined): Problem {
   return { kind: "sign-in-invalid" };
 }
 
-export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+export function SignInForm() {
   const t = useTranslations("signIn");
   const all = useTranslations() as unknown as Translate;
   const locale = useLocale() as Locale;
-  const router = useRouter();
+  // Only ever return to a path on this site (a repeated parameter is nobody's link of ours).
+  const asked = useSearchParams().getAll("callbackUrl");
+  const callbackUrl = safeCallbackPath(asked.length === 1 ? asked[0] : null);
   const [error, setError] = useState<Problem | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -46,9 +48,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       setError(refusal(result?.error));
       return;
     }
-    // The page checked it already; checked again where it is used, so no other caller can skip it.
-    router.replace(safeCallbackPath(callbackUrl));
-    router.refresh();
+    // A whole page load: the console opens in the account's language (signing in set the locale
+    // cookie), with nothing kept from before.
+    location.replace(callbackUrl);
   }
 
   const message = error ? describeProblem(error, all, locale) : null;

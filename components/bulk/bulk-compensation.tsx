@@ -3,9 +3,9 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
-import { previewBulk } from "@/app/(console)/bulk/actions/preview-bulk";
-import { runBulkChunk } from "@/app/(console)/bulk/actions/run-bulk-chunk";
-import { startBulk } from "@/app/(console)/bulk/actions/start-bulk";
+import { previewBulk } from "@/app/[locale]/(console)/bulk/actions/preview-bulk";
+import { runBulkChunk } from "@/app/[locale]/(console)/bulk/actions/run-bulk-chunk";
+import { startBulk } from "@/app/[locale]/(console)/bulk/actions/start-bulk";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";

@@ -3,12 +3,12 @@
 import { useTranslations } from "next-intl";
 import { Link } from "@/components/ui/link";
 import { useState, useTransition } from "react";
-import { assignCase } from "@/app/(console)/queues/actions/assign-case";
-import { dismissCase } from "@/app/(console)/queues/actions/dismiss-case";
-import { recordCaseRefundTold } from "@/app/(console)/queues/actions/record-case-refund-told";
-import { resendCaseRefund } from "@/app/(console)/queues/actions/resend-case-refund";
-import { resolveCase } from "@/app/(console)/queues/actions/resolve-case";
-import { takeCase } from "@/app/(console)/queues/actions/take-case";
+import { assignCase } from "@/app/[locale]/(console)/queues/actions/assign-case";
+import { dismissCase } from "@/app/[locale]/(console)/queues/actions/dismiss-case";
+import { recordCaseRefundTold } from "@/app/[locale]/(console)/queues/actions/record-case-refund-told";
+import { resendCaseRefund } from "@/app/[locale]/(console)/queues/actions/resend-case-refund";
+import { resolveCase } from "@/app/[locale]/(console)/queues/actions/resolve-case";
+import { takeCase } from "@/app/[locale]/(console)/queues/actions/take-case";
 import { DialogButton } from "@/components/orders/action-dialog";
 import { useRefreshView } from "@/components/query-provider";
 import { useDescribeProblem } from "@/components/orders/names";

@@ -1,6 +1,6 @@
 import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
-import type { ResolveCaseOutcome } from "@/app/(console)/queues/actions/resolve-case";
+import type { ResolveCaseOutcome } from "@/app/[locale]/(console)/queues/actions/resolve-case";
 import { RepairOutcome } from "@/components/orders/repair-delivery-button";
 import { useDescribeProblem } from "@/components/orders/names";
 import { Alert } from "@/components/ui/alert";

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState, useTransition } from "react";
-import { checkDatabase } from "@/app/(console)/actions/check-database";
+import { checkDatabase } from "@/app/[locale]/(console)/actions/check-database";
 import { Button } from "@/components/ui/button";
 import { RETRY_AFTER_SECONDS } from "@/lib/db/unavailable";
 

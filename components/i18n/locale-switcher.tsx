@@ -1,9 +1,8 @@
 "use client";
 
 import { useLocale, useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { setLocale } from "@/app/(console)/profile/actions/set-locale";
+import { setLocale } from "@/app/[locale]/(console)/profile/actions/set-locale";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
 
 const NAMES: Readonly<Record<Locale, string>> = { en: "English", zh: "简体中文" };
@@ -11,7 +10,6 @@ const NAMES: Readonly<Record<Locale, string>> = { en: "English", zh: "简体中�
 export function LocaleSwitcher() {
   const t = useTranslations("nav");
   const locale = useLocale();
-  const router = useRouter();
   const [pending, startTransition] = useTransition();
   return (
     <label className="flex items-center gap-1 text-xs text-slate-600">
@@ -24,7 +22,8 @@ export function LocaleSwitcher() {
         onChange={(e) =>
           startTransition(async () => {
             const result = await setLocale({ locale: e.target.value as Locale });
-            if (result.ok) router.refresh();
+            // The pages of the other language are other files (proxy.ts picks them by the cookie the action set).
+            if (result.ok) location.reload();
           })
         }
       >

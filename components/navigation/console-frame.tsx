@@ -1,7 +1,13 @@
-import type { ReactNode } from "react";
-import { useTranslations } from "next-intl";
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useLocale, useTranslations } from "next-intl";
+import { useEffect, type ReactNode } from "react";
 import { ConsoleHeader } from "@/components/console-header";
-import type { Staff } from "@/lib/auth/staff";
+import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, type Locale } from "@/lib/i18n/locales";
+import type { Me } from "@/lib/read/me";
+import { readModel } from "@/lib/read/wire";
 import { ConsoleSidebar } from "./console-sidebar";
 
 /** The id of the page's main landmark: the skip link's target. */
@@ -15,9 +21,16 @@ export const MAIN_CONTENT_ID = "main-content";
  * The page is the one main landmark, here and nowhere else (a page that brought its own would nest
  * a second one, and a page that forgot would have none). The skip link is the first Tab stop:
  * without it a keyboard user tabs through the header and the whole navigation on every page.
+ *
+ * Who is signed in is read by the browser (/api/console/me, kept for a minute across pages), so the
+ * frame is the same HTML for everyone and a page's shell can be a file; until it is there, the
+ * header and the navigation hold their place.
  */
-export function ConsoleFrame({ staff, children }: { staff: Staff; children: ReactNode }) {
+export function ConsoleFrame({ children }: { children: ReactNode }) {
   const t = useTranslations("nav");
+  const { data: staff, error } = useMe();
+  useFollowLanguage(staff?.locale);
+  if (error) showReadRefusal(error, `${location.pathname}${location.search}`, "profile:edit");
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -26,10 +39,10 @@ export function ConsoleFrame({ staff, children }: { staff: Staff; children: Reac
       >
         {t("skipToContent")}
       </a>
-      <ConsoleHeader staff={staff} />
+      <ConsoleHeader staff={staff ?? null} />
       <div className="flex flex-1 flex-col lg:flex-row">
         <aside className="border-b border-slate-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
-          <ConsoleSidebar role={staff.role} />
+          <ConsoleSidebar role={staff?.role ?? null} />
         </aside>
         {/* tabIndex -1: the skip link moves the focus here, so the next Tab goes into the page. */}
         <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
@@ -38,4 +51,28 @@ export function ConsoleFrame({ staff, children }: { staff: Staff; children: Reac
       </div>
     </div>
   );
+}
+
+/** Who is signed in, read once and kept for a minute across pages (lib/read/me.ts). */
+export function useMe() {
+  return useQuery({
+    queryKey: ["me"],
+    queryFn: ({ signal }) => readModel<Me>("/api/console/me", signal),
+    staleTime: 60_000,
+    retry: retryRead,
+  });
+}
+
+/**
+ * The pages are in the language of the locale cookie (proxy.ts), which signing in and the language
+ * switch set to the account's; a browser whose cookie says otherwise (signed in elsewhere since, or
+ * the cookie cleared) takes the account's language and loads the page again in it, once.
+ */
+function useFollowLanguage(account: Locale | undefined) {
+  const shown = useLocale();
+  useEffect(() => {
+    if (account === undefined || account === shown) return;
+    document.cookie = `${LOCALE_COOKIE}=${account}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE}; samesite=lax`;
+    if (document.cookie.includes(`${LOCALE_COOKIE}=${account}`)) location.reload();
+  }, [account, shown]);
 }

@@ -15,13 +15,14 @@ const NONE: SidebarViews = { personal: [], shared: [] };
  * The left navigation of every console page: the role's sections, and the saved views under Orders
  * (read from /api/console/views in the browser, not on every page's render).
  */
-export function ConsoleSidebar({ role }: { role: Role }) {
-  const seesOrders = can(role, "orders:view");
+export function ConsoleSidebar({ role }: { role: Role | null }) {
+  const seesOrders = role !== null && can(role, "orders:view");
   const { data } = useQuery({
     queryKey: SAVED_VIEWS_KEY,
     queryFn: ({ signal }) => readModel<SidebarViews>("/api/console/views", signal),
     enabled: seesOrders,
     staleTime: 5 * 60_000,
   });
+  if (role === null) return <div className="h-10 lg:h-auto" aria-busy="true" />;
   return <SidebarNav sections={navFor(role)} views={data ?? NONE} />;
 }

@@ -1,22 +1,36 @@
-import { Link } from "@/components/ui/link";
-import { getTranslations } from "next-intl/server";
+"use client";
+
+import { useTranslations } from "next-intl";
 import { SearchBox } from "@/components/search/search-box";
+import { Link } from "@/components/ui/link";
 import { can } from "@/lib/auth/permissions";
-import type { Staff } from "@/lib/auth/staff";
+import type { Me } from "@/lib/read/me";
 import { BackButton } from "./back-button";
+import { useMe } from "./console-frame";
 
 /**
  * What a dead end says, in the reader's language: the same words for an address that names nothing
  * and for an order or a product outside the reader's scope (which must not be told apart), then a
  * way on: the search box, back, the overview. A visitor who is not signed in gets the sign-in page.
+ * Who reads it is known once the browser has read it (useMe): until then, the heading alone.
  */
-export async function NotFoundBody({ staff }: { staff: Staff | null }) {
-  const t = await getTranslations("notFound");
-  const searches = staff !== null && can(staff.role, "orders:view");
+export function NotFoundBody() {
+  const t = useTranslations("notFound");
+  const { data: staff, isPending } = useMe();
   return (
     <div className="mx-auto max-w-2xl py-6" data-testid="not-found">
       <p className="font-mono text-sm text-slate-500">404</p>
       <h1 className="mt-1 text-2xl font-semibold">{t("title")}</h1>
+      {isPending ? null : <WayOn staff={staff ?? null} />}
+    </div>
+  );
+}
+
+function WayOn({ staff }: { staff: Me | null }) {
+  const t = useTranslations("notFound");
+  const searches = staff !== null && can(staff.role, "orders:view");
+  return (
+    <>
       <p className="mt-2 text-slate-700">{staff ? t("body") : t("bodySignedOut")}</p>
       {searches ? (
         <section className="mt-6 rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="not-found-search-heading">
@@ -40,6 +54,6 @@ export async function NotFoundBody({ staff }: { staff: Staff | null }) {
           </Link>
         )}
       </div>
-    </div>
+    </>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { grantLine, type GrantLineOutcome } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/grant-line";
+import { grantLine, type GrantLineOutcome } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/grant-line";
 import { Alert } from "@/components/ui/alert";
 import { Input } from "@/components/ui/field";
 import { assertNever } from "@/lib/orders/machine";

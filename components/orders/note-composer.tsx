@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState, useTransition, type FormEvent } from "react";
-import { addNote, type AddNoteOutcome } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/add-note";
+import { addNote, type AddNoteOutcome } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/add-note";
 import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

@@ -1,8 +1,9 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { notFound, usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import { OrderCases } from "@/components/cases/order-cases";
 import { EventActions } from "@/components/orders/event-actions";
 import { GrantLineButton } from "@/components/orders/grant-line-form";
@@ -22,6 +23,7 @@ import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { OrderPageModel } from "@/lib/read/order-page";
 import { readModel } from "@/lib/read/wire";
+import { decodePathSegment } from "@/lib/path-segment";
 
 /** The order page's query: its read model, read again when the order moves or a form changed it. */
 function orderPageKey(tenant: string, orderNo: string) {
@@ -36,8 +38,12 @@ function orderPageUrl(tenant: string, orderNo: string): string {
  * The order page: its read model (lib/read/order-page.ts) from one JSON route, laid out here. The
  * model is read again — never re-rendered on the server — when LiveOrder sees a new version, or when
  * a form on the page changed something (useRefreshView).
+ *
+ * One shell serves every order (proxy.ts rewrites /orders/<tenant>/<orderNo> to it), so the order is
+ * named by the address in the browser, not by the page's params.
  */
-export function OrderPageView({ tenant, orderNo }: { tenant: string; orderNo: string }) {
+export function OrderPageView() {
+  const { tenant, orderNo } = orderOfPath(usePathname());
   const client = useQueryClient();
   const { data, error } = useQuery({
     queryKey: orderPageKey(tenant, orderNo),
@@ -47,6 +53,7 @@ export function OrderPageView({ tenant, orderNo }: { tenant: string; orderNo: st
     retry: retryRead,
   });
   const refresh = useCallback(() => client.invalidateQueries({ queryKey: orderPageKey(tenant, orderNo) }), [client, tenant, orderNo]);
+  useOrderTitle(orderNo);
 
   if (error) showReadRefusal(error, `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`, "orders:view");
   if (!data) return <OrderPageLoading />;
@@ -55,6 +62,29 @@ export function OrderPageView({ tenant, orderNo }: { tenant: string; orderNo: st
       <OrderPageBody tenant={tenant} orderNo={orderNo} model={data} />
     </RefreshViewProvider>
   );
+}
+
+const ORDER_PATH = /\/orders\/([^/]+)\/([^/]+)\/?$/;
+
+/** The order an address names; not found when it names none (proxy.ts sends those to not-found already). */
+function orderOfPath(pathname: string): { tenant: string; orderNo: string } {
+  const [, tenant, orderNo] = ORDER_PATH.exec(pathname)?.map((part) => decodePathSegment(part)) ?? [];
+  if (!tenant || !orderNo) notFound();
+  return { tenant, orderNo };
+}
+
+/** The browser tab names the order while it is shown (the shell's own title names no order). */
+function useOrderTitle(orderNo: string) {
+  const t = useTranslations("orderPage");
+  const nav = useTranslations("nav");
+  const title = `${t("title", { orderNo })} · ${nav("brand")}`;
+  useEffect(() => {
+    const before = document.title;
+    document.title = title;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
 }
 
 function OrderPageLoading() {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { repairDelivery } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/repair-delivery";
+import { repairDelivery } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/repair-delivery";
 import { Alert } from "@/components/ui/alert";
 import type { DeliveryStep } from "@/lib/orders/delivery-plan";
 import { assertNever } from "@/lib/orders/machine";

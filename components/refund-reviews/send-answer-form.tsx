@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type FormEvent } from "react";
-import { sendRefundReviewAnswer } from "@/app/(console)/refund-reviews/actions/send-review-answer";
+import { sendRefundReviewAnswer } from "@/app/[locale]/(console)/refund-reviews/actions/send-review-answer";
 import { FailureNotice } from "@/components/orders/action-dialog";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateAppleStore, type UpdateAppleStoreInput } from "@/app/(console)/settings/actions/update-apple-store";
+import { updateAppleStore, type UpdateAppleStoreInput } from "@/app/[locale]/(console)/settings/actions/update-apple-store";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ENVIRONMENTS } from "@/lib/settings/apple-environments";
 import { SettingsForm } from "./settings-form";

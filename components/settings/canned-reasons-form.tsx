@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useId } from "react";
-import { updateCannedReasons } from "@/app/(console)/settings/actions/update-canned-reasons";
+import { updateCannedReasons } from "@/app/[locale]/(console)/settings/actions/update-canned-reasons";
 import { TEXTAREA } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { isCaseReasonKind } from "@/lib/settings/reason-kinds";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateCaseSla } from "@/app/(console)/settings/actions/update-case-sla";
+import { updateCaseSla } from "@/app/[locale]/(console)/settings/actions/update-case-sla";
 import { kindClass } from "@/lib/cases/model";
 import { EXCEPTION_KINDS, type ExceptionKind } from "@/lib/orders/types";
 import { DurationField, durationFrom } from "./duration-field";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateDwell } from "@/app/(console)/settings/actions/update-dwell";
+import { updateDwell } from "@/app/[locale]/(console)/settings/actions/update-dwell";
 import type { OrderState } from "@/lib/orders/machine";
 import { DWELL_STATES } from "@/lib/settings/durations";
 import { DurationField, durationFrom } from "./duration-field";

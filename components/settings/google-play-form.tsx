@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateGooglePlay } from "@/app/(console)/settings/actions/update-google-play";
+import { updateGooglePlay } from "@/app/[locale]/(console)/settings/actions/update-google-play";
 import { Field, Input } from "@/components/ui/field";
 import { SettingsForm } from "./settings-form";
 

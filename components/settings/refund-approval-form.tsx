@@ -1,7 +1,7 @@
 "use client";
 
 import { useLocale, useTranslations } from "next-intl";
-import { updateRefundApproval } from "@/app/(console)/settings/actions/update-refund-approval";
+import { updateRefundApproval } from "@/app/[locale]/(console)/settings/actions/update-refund-approval";
 import { Field, Input } from "@/components/ui/field";
 import { formatMoney } from "@/lib/format";
 import { SettingsForm } from "./settings-form";

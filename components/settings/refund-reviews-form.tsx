@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateRefundReviews } from "@/app/(console)/settings/actions/update-refund-reviews";
+import { updateRefundReviews } from "@/app/[locale]/(console)/settings/actions/update-refund-reviews";
 import { SettingsForm } from "./settings-form";
 
 export function RefundReviewsForm({ tenant, updatedAt, autoSend }: { tenant: string; updatedAt: string; autoSend: boolean }) {

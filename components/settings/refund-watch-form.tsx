@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateRefundWatch } from "@/app/(console)/settings/actions/update-refund-watch";
+import { updateRefundWatch } from "@/app/[locale]/(console)/settings/actions/update-refund-watch";
 import { Field, Input } from "@/components/ui/field";
 import { SettingsForm } from "./settings-form";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateTakeBackRules, type UpdateTakeBackRulesInput } from "@/app/(console)/settings/actions/update-take-back-rules";
+import { updateTakeBackRules, type UpdateTakeBackRulesInput } from "@/app/[locale]/(console)/settings/actions/update-take-back-rules";
 import { Field, Input, Select } from "@/components/ui/field";
 import { LINE_KINDS, RULES_FOR_KIND, type TakeBackRules } from "@/lib/orders/take-back";
 import { SettingsForm } from "./settings-form";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateUnpaidTimeout } from "@/app/(console)/settings/actions/update-unpaid-timeout";
+import { updateUnpaidTimeout } from "@/app/[locale]/(console)/settings/actions/update-unpaid-timeout";
 import { DurationField, durationFrom } from "./duration-field";
 import { SettingsForm } from "./settings-form";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { updateWebhook } from "@/app/(console)/settings/actions/update-webhook";
+import { updateWebhook } from "@/app/[locale]/(console)/settings/actions/update-webhook";
 import { Field, Input } from "@/components/ui/field";
 import { SettingsForm } from "./settings-form";
 

@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useId, useState, useTransition } from "react";
-import { saveSharedViewAction } from "@/app/(console)/orders/(list)/actions/save-shared-view";
-import { saveViewAction } from "@/app/(console)/orders/(list)/actions/save-view";
+import { saveSharedViewAction } from "@/app/[locale]/(console)/orders/(list)/actions/save-shared-view";
+import { saveViewAction } from "@/app/[locale]/(console)/orders/(list)/actions/save-view";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";

@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useId, useState, useTransition } from "react";
-import { deleteViewAction } from "@/app/(console)/orders/(list)/actions/delete-view";
-import { renameViewAction } from "@/app/(console)/orders/(list)/actions/rename-view";
+import { deleteViewAction } from "@/app/[locale]/(console)/orders/(list)/actions/delete-view";
+import { renameViewAction } from "@/app/[locale]/(console)/orders/(list)/actions/rename-view";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";

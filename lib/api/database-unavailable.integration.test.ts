@@ -1,8 +1,8 @@
 import net from "node:net";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkDatabase } from "@/app/(console)/actions/check-database";
-import { setLocale } from "@/app/(console)/profile/actions/set-locale";
+import { checkDatabase } from "@/app/[locale]/(console)/actions/check-database";
+import { setLocale } from "@/app/[locale]/(console)/profile/actions/set-locale";
 import { GET as overview } from "@/app/api/console/overview/route";
 import { GET as getOrder } from "@/app/api/v1/orders/[orderNo]/route";
 import { POST as postOrder } from "@/app/api/v1/orders/route";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantLine } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/grant-line";
-import { triggerEvent } from "@/app/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
+import { grantLine } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/grant-line";
+import { triggerEvent } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
 import { GET as exportAudit } from "@/app/api/console/audit/export/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
 import { POST as postEvent } from "@/app/api/v1/orders/[orderNo]/events/route";

@@ -3,6 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import credentials from "next-auth/providers/credentials";
 import { audit } from "@/lib/audit/record";
 import { servedOverHttps } from "@/lib/http/security-headers";
+import { rememberLocale } from "@/lib/i18n/remember-locale";
 import { logger } from "@/lib/log";
 import { clientAddress } from "./client-address";
 import { safeCallbackPath } from "./safe-redirect";
@@ -51,6 +52,7 @@ const baseOptions: NextAuthOptions = {
         // the page to word in the reader's language.
         if (!result.ok) throw new Error(JSON.stringify(result.problem));
         const { staff } = result;
+        await rememberLocale(staff.locale);
         return { id: String(staff.id), email: staff.email, name: staff.name, tokenVersion: staff.tokenVersion };
       },
     }),

@@ -14,7 +14,7 @@ import {
 } from "./users";
 
 // Scoped staff administration in the domain functions themselves (the console actions are tested
-// in app/(console)/admin): what a scoped administrator reaches and hands out, whoever calls.
+// in app/[locale]/(console)/admin): what a scoped administrator reaches and hands out, whoever calls.
 
 useFreshDatabase();
 

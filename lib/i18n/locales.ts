@@ -11,3 +11,6 @@ export function isLocale(value: unknown): value is Locale {
 export function localeFromAcceptLanguage(header: string | null): Locale {
   return header?.toLowerCase().split(",")[0]?.trim().startsWith("zh") ? "zh" : DEFAULT_LOCALE;
 }
+
+/** How long the locale cookie lasts: a preference, not a credential (proxy.ts reads it for every page). */
+export const LOCALE_COOKIE_MAX_AGE = 60 * 60 * 24 * 365;

@@ -4,6 +4,8 @@ import { getRequestListener } from "@hono/node-server";
 import { matchApiRoute, type ApiRoute, type Matched } from "@/lib/api/serve";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/auth/client-address";
 import { contentSecurityPolicy, newNonce, servedOverHttps, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security-headers";
+import { NOT_FOUND_PATH, wellFormedPath } from "@/lib/http/page-address";
+import { nonceOnPrerenderedPages } from "@/lib/http/shell-nonce";
 import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type: "json" };
 
 // The web process's request listener, in production and in `npm run dev` alike (lib/process/
@@ -21,8 +23,9 @@ import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type
 //   HSTS when the request came over HTTPS.
 // Then the integration API's key and store routes are answered here (lib/api/serve.ts), and
 // everything else — pages, sign-in, server actions, static files, the routes a staff session calls —
-// goes to Next, whose proxy.ts only sends a browser without a session to sign-in (and answers a
-// path that does not decode).
+// goes to Next, whose proxy.ts picks the page that answers an address (its locale, the one order
+// shell) and sends a browser without a session to sign-in. A page Next serves from its build output
+// gets this response's nonce on its scripts here (lib/http/shell-nonce.ts).
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -57,7 +60,8 @@ export function webListener(routes: readonly ApiRoute[], next: NodeListener, opt
     req.headers["x-pathname"] = req.url ?? "/";
 
     const https = servedOverHttps(req.headers);
-    const csp = contentSecurityPolicy(newNonce(), { dev: options.dev ?? false, https });
+    const nonce = newNonce();
+    const csp = contentSecurityPolicy(nonce, { dev: options.dev ?? false, https });
     req.headers["content-security-policy"] = csp;
     res.setHeader("x-request-id", requestId);
     for (const { key, value } of STATIC_SECURITY_HEADERS) res.setHeader(key, value);
@@ -65,7 +69,14 @@ export function webListener(routes: readonly ApiRoute[], next: NodeListener, opt
     if (https) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
 
     const route = matchApiRoute(routes, req.method, req.url);
-    if (route === null) return next(req, res);
+    if (route === null) {
+      // A page address whose escapes do not decode names nothing, and Next's router fails on it with
+      // a bare 500 (it decodes an address's segments for every page pattern it fits): Next is asked
+      // for the not-found page instead; the browser keeps the address it asked for.
+      if (!req.url?.startsWith("/api/") && !wellFormedPath((req.url ?? "/").split("?")[0]!)) req.url = NOT_FOUND_PATH;
+      nonceOnPrerenderedPages(res, nonce);
+      return next(req, res);
+    }
     if (route === "malformed") {
       res.writeHead(404, { "content-type": "application/json" }).end(NOT_FOUND);
       return;

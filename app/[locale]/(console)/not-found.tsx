@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { NotFoundBody } from "@/components/navigation/not-found-body";
-import { currentStaff } from "@/lib/auth/current-staff";
 
 // notFound() in any console page — an order or a player outside one's products included — renders
 // here, inside the console's frame (header, search box, navigation).
@@ -9,6 +8,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("notFound"))("pageTitle") };
 }
 
-export default async function ConsoleNotFound() {
-  return <NotFoundBody staff={await currentStaff()} />;
+export default function ConsoleNotFound() {
+  return <NotFoundBody />;
 }

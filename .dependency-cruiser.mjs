@@ -69,8 +69,7 @@ const config = {
         "A page's view gets its read model as JSON from a route handler (app/api/console/...), so it " +
         "imports lib/read only as types (`import type`). lib/read/wire.ts is the encoding both ends use.",
       severity: "error",
-      // The queues page still renders its first snapshot on the server, then polls its route.
-      from: { path: "^(app|components)/", pathNot: ["^app/api/", "^app/\\[locale\\]/\\(console\\)/queues/page\\.tsx$"] },
+      from: { path: "^(app|components)/", pathNot: "^app/api/" },
       to: { path: "^lib/read/", pathNot: "^lib/read/wire\\.ts$", dependencyTypesNot: ["type-only"] },
     },
   ],

@@ -22,8 +22,8 @@ export const MAIN_CONTENT_ID = "main-content";
  * a second one, and a page that forgot would have none). The skip link is the first Tab stop:
  * without it a keyboard user tabs through the header and the whole navigation on every page.
  *
- * Who is signed in is read by the browser (/api/console/me, kept for a minute across pages), so the
- * frame is the same HTML for everyone and a page's shell can be a file; until it is there, the
+ * Who is signed in, and the saved views the navigation lists, are read by the browser
+ * (/api/console/me, kept for a minute across pages), so the frame is the same HTML for everyone and a page's shell can be a file; until it is there, the
  * header and the navigation hold their place.
  */
 export function ConsoleFrame({ children }: { children: ReactNode }) {
@@ -42,7 +42,7 @@ export function ConsoleFrame({ children }: { children: ReactNode }) {
       <ConsoleHeader staff={staff ?? null} />
       <div className="flex flex-1 flex-col lg:flex-row">
         <aside className="border-b border-slate-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
-          <ConsoleSidebar role={staff?.role ?? null} />
+          <ConsoleSidebar staff={staff ?? null} />
         </aside>
         {/* tabIndex -1: the skip link moves the focus here, so the next Tab goes into the page. */}
         <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
@@ -53,10 +53,13 @@ export function ConsoleFrame({ children }: { children: ReactNode }) {
   );
 }
 
-/** Who is signed in, read once and kept for a minute across pages (lib/read/me.ts). */
+/** The frame's query; read again when a saved view changes (components/views/views-changed.ts). */
+export const ME_KEY = ["me"] as const;
+
+/** Who is signed in and their saved views, read once and kept for a minute across pages (lib/read/me.ts). */
 export function useMe() {
   return useQuery({
-    queryKey: ["me"],
+    queryKey: ME_KEY,
     queryFn: ({ signal }) => readModel<Me>("/api/console/me", signal),
     staleTime: 60_000,
     retry: retryRead,

@@ -8,20 +8,26 @@ import { useAnyDialogOpen } from "@/components/ui/dialog";
 import type { OrderVersion } from "@/lib/read/order-version";
 import { readModel } from "@/lib/read/wire";
 
+const POLL_MS = 3_000;
+
 /**
  * Polls the order's version (one index lookup); when a callback or a colleague moves the order, the
  * page reads its read model again within a few seconds — nothing is rendered on the server. While a
  * dialog is open the page holds still and the poll pauses (new data would change or remove what the
  * person is reading); once the last dialog closes, a change seen meanwhile is shown at once.
  */
-export function LiveOrder({ tenant, orderNo, version }: { tenant: string; orderNo: string; version: number }) {
+export function LiveOrder({ tenant, orderNo, state, version }: { tenant: string; orderNo: string; state: string; version: number }) {
   const t = useTranslations("orderPage");
   const refresh = useRefreshView();
   const reading = useAnyDialogOpen();
   const { data } = useQuery({
     queryKey: ["order-version", tenant, orderNo],
     queryFn: ({ signal }) => readModel<OrderVersion>(`/api/console/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`, signal),
-    refetchInterval: reading ? false : 3_000,
+    refetchInterval: reading ? false : POLL_MS,
+    // The page's model was just read: the first poll is one interval later, not at once.
+    initialData: { state, version },
+    initialDataUpdatedAt: Date.now,
+    staleTime: POLL_MS,
   });
   // Newer only: right after a change of its own the page may already be ahead of the last poll.
   const moved = data !== undefined && data.version > version;

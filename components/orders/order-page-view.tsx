@@ -115,7 +115,7 @@ function OrderPageBody({ tenant, orderNo, model: m }: { tenant: string; orderNo:
           <StateBadge state={order.state} />
           <span className="text-sm text-slate-500">{t("version", { version: order.version })}</span>
           <span className="ml-auto">
-            <LiveOrder tenant={tenant} orderNo={orderNo} version={order.version} />
+            <LiveOrder tenant={tenant} orderNo={orderNo} state={order.state} version={order.version} />
           </span>
         </div>
         <OrderFacts order={order} tenantName={m.tenantName} createdAt={m.createdAt} payment={m.payment} />

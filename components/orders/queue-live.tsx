@@ -1,15 +1,18 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { CaseReasonsProvider } from "@/components/cases/case-reasons";
+import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { StateBadge } from "@/components/orders/state-badge";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { useHeldWhileDialogOpen, useAnyDialogOpen } from "@/components/ui/dialog";
 import { Time } from "@/components/ui/time";
-import type { Assignee } from "@/lib/cases/queries/assignees";
-import type { CaseFilter } from "@/lib/cases/filters";
-import type { QueuesSnapshot, QueueState } from "@/lib/read/queues";
+import { isCaseFilter, type CaseFilter } from "@/lib/cases/filters";
+import type { QueuesPageModel, QueuesSnapshot, QueueState } from "@/lib/read/queues";
+import { readModel } from "@/lib/read/wire";
 // From the pure module, not the query (which holds the database pool): this runs in the browser.
 import { isStuckState, STUCK_STATES } from "@/lib/orders/stuck";
 import { QueueCases } from "./queue-cases";
@@ -22,50 +25,62 @@ const isStuckTab = isStuckState;
 
 const POLL_MS = 5_000;
 
-async function fetchQueues(cases: CaseFilter): Promise<QueuesSnapshot> {
-  const response = await fetch(`/api/console/queues?cases=${cases}`, { cache: "no-store", headers: { accept: "application/json" } });
-  if (!response.ok) throw new Error(`queues answered ${response.status}`);
-  return (await response.json()) as QueuesSnapshot;
-}
-
-interface QueueLiveProps {
-  readonly initial: QueuesSnapshot;
-  readonly requestedTab: string | undefined;
-  /** Staff who work cases, for the assign form. */
-  readonly assignees: readonly Assignee[];
-  /** The viewer ("staff:<email>"): "mine", and "you" as an owner. */
-  readonly me: string;
-}
-
 /**
- * The two queues (stuck orders, cases), refreshed every few seconds from /api/console/queues: an order that gets stuck
- * or a case that is filed, taken or resolved while someone is looking shows without a reload. The
- * first render uses the snapshot the server rendered with (for the case filter in the URL).
+ * The queues page: its read model (lib/read/queues.ts: both queues for the case filter in the URL,
+ * who looks, what the case forms offer) from /api/console/queues, read again every few seconds — an
+ * order that gets stuck or a case that is filed, taken or resolved while someone is looking shows
+ * without a reload. Never under an open dialog: a case's dialog is read against the row it was
+ * opened from, so no poll while one is open, and the rows stay as they were until it closes (a
+ * refetch is held too).
  */
-export function QueueLive({ initial, requestedTab, assignees, me }: QueueLiveProps) {
-  const t = useTranslations("queues");
-  const c = useTranslations("cases");
-  const client = useQueryClient();
-  // Without a choice in the URL, open the first state that has something waiting.
-  const initialTab = isStuckTab(requestedTab) ? requestedTab : (STUCK_TABS.find((s) => initial.stuck[s].total > 0) ?? STUCK_TABS[0]);
-  const [cases, setCases] = useState<CaseFilter>(initial.cases.filter);
-  // Never under an open dialog: a case's dialog is read against the row it was opened from, so no
-  // poll while one is open, and the rows stay as they were until it closes (a refetch is held too).
+export function QueuesView() {
+  const params = useSearchParams();
+  const [cases, setCases] = useState<CaseFilter>(() => {
+    const asked = params.get("cases");
+    return isCaseFilter(asked) ? asked : "all";
+  });
   const reading = useAnyDialogOpen();
-  const { data, isError } = useQuery({
+  const { data, error, isError } = useQuery({
     queryKey: ["queues", cases],
-    queryFn: () => fetchQueues(cases),
-    ...(cases === initial.cases.filter ? { initialData: initial } : {}),
+    queryFn: ({ signal }) => readModel<QueuesPageModel>(`/api/console/queues?cases=${cases}`, signal),
     placeholderData: (previous) => previous,
     refetchInterval: reading ? false : POLL_MS,
+    retry: retryRead,
   });
-  const snapshot = useHeldWhileDialogOpen(data ?? initial);
+  const model = useHeldWhileDialogOpen(data);
+  if (!model) {
+    if (error) showReadRefusal(error, `/queues${location.search}`, "orders:view");
+    return <QueuesLoading />;
+  }
   const chooseCases = (filter: CaseFilter) => {
     setCases(filter);
     const url = new URL(window.location.href);
     url.searchParams.set("cases", filter);
     window.history.replaceState(null, "", url);
   };
+  return (
+    // Canned reasons for the case dialogs.
+    <CaseReasonsProvider reasons={model.reasons}>
+      <QueueLive model={model} stale={isError} requestedTab={params.get("tab") ?? undefined} onCases={chooseCases} />
+    </CaseReasonsProvider>
+  );
+}
+
+interface QueueLiveProps {
+  readonly model: QueuesPageModel;
+  /** The last poll failed: what is shown is as of model.asOf. */
+  readonly stale: boolean;
+  readonly requestedTab: string | undefined;
+  readonly onCases: (filter: CaseFilter) => void;
+}
+
+function QueueLive({ model: snapshot, stale, requestedTab, onCases }: QueueLiveProps) {
+  const t = useTranslations("queues");
+  const c = useTranslations("cases");
+  const client = useQueryClient();
+  const reading = useAnyDialogOpen();
+  // Without a choice in the URL, open the first state that has something waiting.
+  const initialTab = isStuckTab(requestedTab) ? requestedTab : (STUCK_TABS.find((s) => snapshot.stuck[s].total > 0) ?? STUCK_TABS[0]);
   const refresh = () => client.invalidateQueries({ queryKey: ["queues"] });
   const stuckTotal = STUCK_TABS.reduce((sum, state) => sum + snapshot.stuck[state].total, 0);
   const stuckMore = STUCK_TABS.some((state) => snapshot.stuck[state].more);
@@ -78,7 +93,7 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
           <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
         </div>
         <p className="ml-auto inline-flex items-center gap-2 text-xs text-slate-500" aria-live="polite" data-testid="queues-live">
-          {isError ? (
+          {stale ? (
             <>
               <span className="h-2 w-2 rounded-full bg-amber-500" aria-hidden />
               <span>
@@ -112,7 +127,7 @@ export function QueueLive({ initial, requestedTab, assignees, me }: QueueLivePro
       <section id="cases" aria-labelledby="cases-heading" className="scroll-mt-4 space-y-3">
         <QueueHeading id="cases-heading" title={c("title")} description={c("description")} />
         <RefreshViewProvider refresh={refresh}>
-          <QueueCases queue={snapshot.cases} onFilter={chooseCases} assignees={assignees} me={me} />
+          <QueueCases queue={snapshot.cases} onFilter={onCases} assignees={snapshot.assignees} me={snapshot.me} />
         </RefreshViewProvider>
       </section>
     </div>
@@ -234,6 +249,26 @@ function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initial
           </>
         )}
       </div>
+    </div>
+  );
+}
+
+/** Until the queues' first read: the page's title, and the two queues' places. */
+export function QueuesLoading() {
+  const t = useTranslations("queues");
+  return (
+    <div className="space-y-8" aria-busy="true">
+      <div>
+        <h1 className="text-2xl font-semibold">{t("title")}</h1>
+        <p className="mt-1 text-sm text-slate-500" role="status">
+          {t("loading")}
+        </p>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="h-20 animate-pulse rounded-lg border border-slate-200 bg-white" />
+        <div className="h-20 animate-pulse rounded-lg border border-slate-200 bg-white" />
+      </div>
+      <div className="h-64 animate-pulse rounded-lg border border-slate-200 bg-white" />
     </div>
   );
 }

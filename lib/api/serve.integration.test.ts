@@ -124,8 +124,9 @@ describe("the web process's listener", () => {
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { code: string; message: string } }).error.code).toBe("unauthenticated");
     signInAs("agent", ["serve"]);
-    const signedIn = await fetch(`${base}/api/console/views`);
+    const signedIn = await fetch(`${base}/api/console/me`);
     expect(signedIn.status).toBe(200);
+    expect(await signedIn.text()).toContain("agent@example.com");
     expect(handedOn).toEqual([]);
   });
 

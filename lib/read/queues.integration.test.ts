@@ -1,4 +1,5 @@
 import { NextRequest } from "next/server";
+import superjson from "superjson";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
@@ -8,7 +9,7 @@ import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { signInAs } from "@/lib/test/session";
 import { CASE_FILTERS, type CaseFilter } from "@/lib/cases/filters";
-import { loadQueues, QUEUE_STATES, type QueuesSnapshot, type QueueState } from "./queues";
+import { loadQueues, QUEUE_STATES, type QueuesPageModel, type QueuesSnapshot, type QueueState } from "./queues";
 
 
 useFreshDatabase();
@@ -238,14 +239,18 @@ describe("loadQueues", () => {
     signInAs("agent", ["beta"], { email: "agent@test" });
     const response = await GET(new NextRequest("http://localhost/api/console/queues"), { params: Promise.resolve({}) });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as QueuesSnapshot;
+    const body = superjson.parse<QueuesPageModel>(await response.text());
     expect(stuckKeys(body, "created")).toEqual(expectedStuck("created", ["beta"]).slice(0, 50));
     expect(caseIds(body)).toEqual(expectedCases("all", ["beta"]));
     // An agent sees cases but works none of them.
     expect(body.cases.items.every((c) => !c.controls.take && c.controls.offers.length === 0)).toBe(true);
     signInAs("ops", ["beta"], { email: "ops@example.com" });
     const mine = await GET(new NextRequest("http://localhost/api/console/queues?cases=mine"), { params: Promise.resolve({}) });
-    expect(caseIds((await mine.json()) as QueuesSnapshot)).toEqual(expectedCases("mine", ["beta"]));
+    const ops = superjson.parse<QueuesPageModel>(await mine.text());
+    expect(caseIds(ops)).toEqual(expectedCases("mine", ["beta"]));
+    // What the case forms offer: who works cases of the caller's products, and the viewer.
+    expect(ops.me).toBe("staff:ops@example.com");
+    expect(ops.assignees.every((a) => a.tenantIds.includes("beta"))).toBe(true);
   });
 });
 

@@ -2,8 +2,13 @@ import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
+import { can } from "@/lib/auth/permissions";
+import { actorOf, type Staff } from "@/lib/auth/staff";
 import type { CaseFilter, CaseQueue } from "@/lib/cases/filters";
+import { listAssignees, type Assignee } from "@/lib/cases/queries/assignees";
+import { loadCaseReasons } from "@/lib/cases/queries/case-reasons";
 import { emptyCaseQueue, loadCaseQueue } from "@/lib/cases/queries/case-queue";
+import type { CaseCannedReasons } from "@/lib/settings/reason-kinds";
 import type { Viewer } from "@/lib/cases/offers";
 import { STUCK_PAIRS, stuckByState, stuckCounts, type CappedCount } from "@/lib/orders/queries/stuck-counts";
 import { STUCK_STATES, type StuckState } from "@/lib/orders/stuck";
@@ -18,8 +23,8 @@ import { STUCK_STATES, type StuckState } from "@/lib/orders/stuck";
 // case queue is ranges of the partial indexes on active cases. Each list is capped, with the full
 // count beside it.
 //
-// The snapshot is plain JSON (times as ISO strings): the page renders it on the server and hands it
-// to the live view, which then polls /api/console/queues for the same shape.
+// The snapshot is plain JSON (times as ISO strings). The queues page reads it, with what its case
+// forms offer (readQueuesPage), from /api/console/queues, and polls that.
 
 /** A stuck list per state an order can be stuck in (lib/orders/stuck.ts). */
 export const QUEUE_STATES = STUCK_STATES;
@@ -104,6 +109,27 @@ export async function loadQueues(scope: readonly string[], options: QueueOptions
   }
   const [stuck, cases] = await Promise.all([stuckQueues(tenants, limit, countLimit), loadCaseQueue(tenants, caseOptions)]);
   return { asOf: stuck.asOf, stuck: stuck.lists, cases };
+}
+
+/** The queues page's read model: both queues for the case filter, who looks, and what the case forms offer. */
+export interface QueuesPageModel extends QueuesSnapshot {
+  /** The viewer ("staff:<email>"): "mine", and "you" as an owner. */
+  readonly me: string;
+  /** Staff who work cases, for the assign form (none for a viewer who works no cases). */
+  readonly assignees: readonly Assignee[];
+  /** Canned reasons for the case dialogs, per product. */
+  readonly reasons: Readonly<Record<string, CaseCannedReasons>>;
+}
+
+export async function readQueuesPage(staff: Staff, caseFilter: CaseFilter): Promise<QueuesPageModel> {
+  const viewer = { actor: actorOf(staff), role: staff.role };
+  const works = can(staff.role, "cases:work");
+  const [snapshot, assignees, reasons] = await Promise.all([
+    loadQueues(staff.tenantIds, { viewer, caseFilter }),
+    works ? listAssignees(staff.tenantIds) : [],
+    works ? loadCaseReasons(staff.tenantIds) : {},
+  ]);
+  return { ...snapshot, me: viewer.actor, assignees, reasons };
 }
 
 /** ISO 8601 in UTC with milliseconds, as JSON would have it. */

@@ -1,7 +1,8 @@
 import { NextRequest } from "next/server";
 import superjson from "superjson";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GET } from "@/app/api/console/views/route";
+import { GET } from "@/app/api/console/me/route";
+import type { Me } from "@/lib/read/me";
 import type { Role } from "@/lib/auth/permissions";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
@@ -191,12 +192,12 @@ describe("shared views", () => {
   });
 });
 
-describe("the navigation's views (GET /api/console/views)", () => {
+describe("the navigation's views (the frame's read model, GET /api/console/me)", () => {
   it("lists the caller's own views and those shared with their products, each as the link it opens", async () => {
     const read = async () => {
-      const response = await GET(new NextRequest("http://localhost/api/console/views"), { params: Promise.resolve({}) });
+      const response = await GET(new NextRequest("http://localhost/api/console/me"), { params: Promise.resolve({}) });
       expect(response.status).toBe(200);
-      return superjson.parse<{ personal: { name: string; href: string }[]; shared: { name: string; sharedWith: string | null }[] }>(await response.text());
+      return superjson.parse<Me>(await response.text()).views;
     };
     as("agent@a.test");
     const agent = await read();

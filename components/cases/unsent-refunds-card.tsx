@@ -1,7 +1,7 @@
+import { useTranslations } from "next-intl";
 import { Link } from "@/components/ui/link";
-import { getTranslations } from "next-intl/server";
 import type { NotSentWhy } from "@/lib/cases/refund-reach";
-import { unsentRefundCounts } from "@/lib/cases/queries/unsent-refunds";
+import type { UnsentRefunds } from "@/lib/cases/queries/unsent-refunds";
 
 const CARD = "block rounded-lg border border-red-200 bg-white p-4 shadow-sm hover:border-slate-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 const WHYS: readonly NotSentWhy["kind"][] = ["no-webhook", "gave-up", "no-message"];
@@ -11,8 +11,8 @@ const WHYS: readonly NotSentWhy["kind"][] = ["no-webhook", "gave-up", "no-messag
  * why — judged by the rule the case and the queue use (lib/cases/refund-reach.ts). Shown only when
  * there is one: nothing to say otherwise.
  */
-export async function UnsentRefundsCard({ tenantIds }: { tenantIds: readonly string[] }) {
-  const [unsent, t] = await Promise.all([unsentRefundCounts(tenantIds), getTranslations("cases.overview")]);
+export function UnsentRefundsCard({ unsent }: { unsent: readonly UnsentRefunds[] }) {
+  const t = useTranslations("cases.overview");
   const total = unsent.reduce((n, u) => n + u.count, 0);
   if (total === 0) return null;
   return (

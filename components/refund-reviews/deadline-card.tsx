@@ -1,8 +1,7 @@
-import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
-import { getTranslations } from "next-intl/server";
 import { useFormatDuration } from "@/components/orders/orders-duration";
-import { reviewsNearDeadline } from "@/lib/stores/reviews/near-deadline";
+import { Link } from "@/components/ui/link";
+import type { NearDeadline } from "@/lib/stores/reviews/near-deadline";
 import { NEAR_DEADLINE_MS } from "@/lib/stores/reviews/review-state";
 
 const CARD = "block rounded-lg border bg-white p-4 shadow-sm hover:border-slate-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
@@ -12,8 +11,8 @@ const CARD = "block rounded-lg border bg-white p-4 shadow-sm hover:border-slate-
  * item 5: a Google review expired with 39 minutes left and nothing said so). Which reviews count is
  * reviewState's word, the list's and the review page's too.
  */
-export async function ReviewDeadlineCard({ tenantIds }: { tenantIds: readonly string[] }) {
-  const [near, t] = await Promise.all([reviewsNearDeadline(tenantIds), getTranslations("refundReviews.overview")]);
+export function ReviewDeadlineCard({ near }: { near: NearDeadline }) {
+  const t = useTranslations("refundReviews.overview");
   const warn = near.count > 0;
   return (
     <Link href="/refund-reviews" className={`${CARD} ${warn ? "border-red-200" : "border-slate-200"}`} data-testid="overview-refund-reviews">

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { staffRoute } from "@/lib/api/route";
 import { noResource } from "@/lib/auth/scope";
-import { stateCounts } from "@/lib/orders/queries/state-counts";
+import { readOverview } from "@/lib/read/overview";
+import { readModelResponse } from "@/lib/read/wire";
 
-// Live figures for the overview page: orders per state, per tenant in the caller's scope.
+// The overview's read model (lib/read/overview.ts), for the products in the caller's scope.
 export const GET = staffRoute(
   { name: "console.overview", permission: "orders:view", input: z.object({}), scope: noResource },
-  async ({ staff }) => ({ tenants: await stateCounts(staff.tenantIds) }),
+  async ({ staff }) => readModelResponse(await readOverview(staff)),
 );

@@ -1,8 +1,7 @@
 import { useTranslations } from "next-intl";
 import { useFormatDuration } from "@/components/orders/orders-duration";
 import { Link } from "@/components/ui/link";
-import type { NearDeadline } from "@/lib/stores/reviews/near-deadline";
-import { NEAR_DEADLINE_MS } from "@/lib/stores/reviews/review-state";
+import type { ReviewsNearDeadline } from "@/lib/read/overview";
 
 const CARD = "block rounded-lg border bg-white p-4 shadow-sm hover:border-slate-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 
@@ -11,7 +10,7 @@ const CARD = "block rounded-lg border bg-white p-4 shadow-sm hover:border-slate-
  * item 5: a Google review expired with 39 minutes left and nothing said so). Which reviews count is
  * reviewState's word, the list's and the review page's too.
  */
-export function ReviewDeadlineCard({ near }: { near: NearDeadline }) {
+export function ReviewDeadlineCard({ near }: { near: ReviewsNearDeadline }) {
   const t = useTranslations("refundReviews.overview");
   const warn = near.count > 0;
   return (
@@ -23,7 +22,7 @@ export function ReviewDeadlineCard({ near }: { near: NearDeadline }) {
       </span>
       <span className="mt-1 block text-xs text-slate-500">
         {near.soonestSecondsLeft !== null ? <Soonest seconds={near.soonestSecondsLeft} /> : null}
-        {t("hint", { hours: NEAR_DEADLINE_MS / 3_600_000 })}
+        {t("hint", { hours: near.withinHours })}
       </span>
     </Link>
   );

@@ -9,10 +9,16 @@ import { stuckByState, stuckCounts, sumCounts, type CappedCount } from "@/lib/or
 import type { StuckState } from "@/lib/orders/stuck";
 import { pendingApprovalCounts } from "@/lib/overview/attention-counts";
 import { reviewsNearDeadline, type NearDeadline } from "@/lib/stores/reviews/near-deadline";
+import { NEAR_DEADLINE_MS } from "@/lib/stores/reviews/review-state";
 
 /** A product's row on the overview: orders per state, and how many of them are stuck. */
 export interface OverviewProduct extends TenantStateCounts {
   readonly stuck: CappedCount;
+}
+
+/** Store refund reviews close to their deadline, and how close "close" is. */
+export interface ReviewsNearDeadline extends NearDeadline {
+  readonly withinHours: number;
 }
 
 /**
@@ -28,7 +34,7 @@ export interface OverviewModel {
   /** Whether the viewer decides approvals (the card links to them). */
   readonly canApprove: boolean;
   readonly cases: CaseCounts;
-  readonly reviewsNearDeadline: NearDeadline;
+  readonly reviewsNearDeadline: ReviewsNearDeadline;
   readonly unsentRefunds: readonly UnsentRefunds[];
 }
 
@@ -50,7 +56,7 @@ export async function readOverview(staff: Staff): Promise<OverviewModel> {
     approvals: Object.values(approvals).reduce((a, b) => a + b, 0),
     canApprove: can(staff.role, "refunds:approve"),
     cases,
-    reviewsNearDeadline: nearDeadline,
+    reviewsNearDeadline: { ...nearDeadline, withinHours: NEAR_DEADLINE_MS / 3_600_000 },
     unsentRefunds: unsent,
   };
 }

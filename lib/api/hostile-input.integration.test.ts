@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { IncomingMessage, ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { grantLine } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/grant-line";
@@ -10,6 +12,8 @@ import { POST as postGrant } from "@/app/api/v1/orders/[orderNo]/grants/route";
 import { GET as getOrder } from "@/app/api/v1/orders/[orderNo]/route";
 import { POST as postOrder } from "@/app/api/v1/orders/route";
 import { proxy } from "@/proxy";
+import { NOT_FOUND_PATH } from "@/lib/http/page-address";
+import { webListener } from "@/lib/process/listener";
 import { createApiKey } from "@/lib/api/keys";
 import { getPool } from "@/lib/db/pool";
 import { searchOrders } from "@/lib/orders/queries/search-orders";
@@ -128,22 +132,27 @@ describe("a NUL in the console", () => {
 
 describe("a malformed percent-escape in a path", () => {
   const through = (path: string) => proxy(new NextRequest(`http://localhost${path}`, { headers: { cookie: "next-auth.session-token=x" } }));
+  /** The address the web process's listener hands Next for `path` (Next itself not involved). */
+  const handedOn = (path: string) =>
+    new Promise<string | undefined>((resolve) => {
+      const req = Object.assign(new IncomingMessage(new Socket()), { method: "GET", url: path });
+      const res = new ServerResponse(req);
+      webListener([], (given) => resolve(given.url))(req, res);
+    });
 
-  it("is a 404 from the proxy, before Next's router fails on it", async () => {
-    for (const path of [`/orders/${TENANT}/%E0%A4%A`, "/orders/%ED%A0%80/X-1"]) {
-      expect(through(path).headers.get("x-middleware-rewrite"), path).toBe("http://localhost/_not-found");
+  it("is the not-found page, asked of Next by the listener before Next's router fails on it", async () => {
+    for (const path of [`/orders/${TENANT}/%E0%A4%A`, "/orders/%ED%A0%80/X-1", "/a/%E0%A4%A?x=1"]) {
+      expect(await handedOn(path), path).toBe(NOT_FOUND_PATH);
     }
-    const api = through("/api/v1/orders/%E0%A4%A/events");
+    const api = through("/api/auth/%E0%A4%A");
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ error: { code: "not-found", message: "Not found." } });
   });
 
-  it("leaves well-formed paths alone", () => {
-    for (const path of [`/orders/${TENANT}/A%2FB`, "/orders/t/%E4%B8%AD", "/api/v1/orders/A-1"]) {
-      const response = through(path);
-      expect(response.headers.get("x-middleware-rewrite"), path).toBeNull();
-      expect(response.status).toBe(200);
-    }
+  it("leaves well-formed paths alone: an order's is the order shell's", async () => {
+    for (const path of [`/orders/${TENANT}/A%2FB`, "/orders/t/%E4%B8%AD", "/api/v1/orders/A-1"]) expect(await handedOn(path), path).toBe(path);
+    for (const path of [`/orders/${TENANT}/A%2FB`, "/orders/t/%E4%B8%AD"]) expect(through(path).headers.get("x-middleware-rewrite"), path).toBe("http://localhost/en/orders/_/_");
+    expect(through("/api/v1/orders/A-1").headers.get("x-middleware-rewrite")).toBeNull();
   });
 });
 

@@ -263,6 +263,26 @@ export const consoleBrowserBench: Bench = {
         };
         const orderShell = await firstByte((i) => orderPath(sample[i % sample.length]!));
         const listShell = await firstByte(() => "/orders");
+
+        // Where a view's CPU goes: each request a view makes, alone, sequentially, signed in.
+        log(`per request: ${FIRST_BYTE_REQUESTS} sequential requests of each kind`);
+        const perRequest = async (path: (i: number) => string, accept: string) => {
+          const before = server.processCpu();
+          for (let i = 0; i < FIRST_BYTE_REQUESTS; i++) {
+            const answer = await request(`${server.url}${path(i)}`, { agent: documents, headers: { cookie: session, accept, "accept-encoding": "gzip, deflate, br" } });
+            if (answer.status !== 200) throw new Error(`GET ${path(i)} answered ${answer.status}`);
+          }
+          return webMs(before, server.processCpu()) / FIRST_BYTE_REQUESTS;
+        };
+        const orderNoOf = (i: number) => sample[i % sample.length]!;
+        const costs = {
+          "order shell document": await perRequest((i) => orderPath(orderNoOf(i)), "text/html"),
+          "frame model (/api/console/me)": await perRequest(() => "/api/console/me", "application/json"),
+          "order page model": await perRequest((i) => `/api/console${orderPath(orderNoOf(i))}/page`, "application/json"),
+          "orders list model": await perRequest(() => `/api/console/orders?${new URLSearchParams({ query: "" })}`, "application/json"),
+          "live poll (order version)": await perRequest((i) => `/api/console${orderPath(orderNoOf(i))}`, "application/json"),
+          "favicon.ico": await perRequest(() => "/favicon.ico", "image/*"),
+        };
         documents.destroy();
 
         const ratio = (x: number) => x / perApi;
@@ -292,6 +312,7 @@ export const consoleBrowserBench: Bench = {
             target: `p50 ≤ ${TARGET.firstByteP50} ms`,
             met: at.p50 <= TARGET.firstByteP50,
           })),
+          { name: "where a view's CPU goes: web CPU per request, each kind alone", value: Object.entries(costs).map(([kind, cost]) => `${kind} ${ms(cost)}`).join("; ") },
           { name: "context: web processes with no page open", value: `${none.msPerS.toFixed(2)} ms/s` },
           { name: "context: worker CPU during the view and API series", value: `${(total.worker / total.seconds).toFixed(2)} ms/s` },
         ];

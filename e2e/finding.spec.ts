@@ -23,9 +23,12 @@ test("finding: a payment transaction id pasted into the header on any page opens
   await box.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/orders/${pay.tenant_id}/${pay.order_no}$`));
   await expect(page.getByRole("heading", { name: pay.order_no })).toBeVisible();
+  // The tab names the order (the shell's own title names none), and stops naming it once it is left.
+  await expect(page).toHaveTitle(`Order ${pay.order_no} · Order Ops`);
   // Back leads to where the search started, not to the search again.
   await page.goBack();
   await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).not.toHaveTitle(new RegExp(pay.order_no));
 });
 
 test("finding: a term several orders share opens the orders list with it; typing '/' in a field stays typing", async ({ page, db }) => {

@@ -23,8 +23,8 @@ export const MAIN_CONTENT_ID = "main-content";
  * without it a keyboard user tabs through the header and the whole navigation on every page.
  *
  * Who is signed in, and the saved views the navigation lists, are read by the browser
- * (/api/console/me, kept for a minute across pages), so the frame is the same HTML for everyone and a page's shell can be a file; until it is there, the
- * header and the navigation hold their place.
+ * (/api/console/me, kept for a minute across pages), so the frame is the same HTML for everyone and
+ * a page's shell can be a file; until it is there, the header and the navigation hold their place.
  */
 export function ConsoleFrame({ children }: { children: ReactNode }) {
   const t = useTranslations("nav");

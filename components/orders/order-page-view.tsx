@@ -73,15 +73,25 @@ function orderOfPath(pathname: string): { tenant: string; orderNo: string } {
   return { tenant, orderNo };
 }
 
-/** The browser tab names the order while it is shown (the shell's own title names no order). */
+/**
+ * The browser tab names the order while it is shown. The shell's own title names no order, and Next
+ * writes it after a client-side navigation has rendered: the order's title is put back whenever the
+ * head changes, until the page goes.
+ */
 function useOrderTitle(orderNo: string) {
   const t = useTranslations("orderPage");
   const nav = useTranslations("nav");
   const title = `${t("title", { orderNo })} · ${nav("brand")}`;
   useEffect(() => {
     const before = document.title;
-    document.title = title;
+    const keep = () => {
+      if (document.title !== title) document.title = title;
+    };
+    keep();
+    const observer = new MutationObserver(keep);
+    observer.observe(document.head, { subtree: true, childList: true, characterData: true });
     return () => {
+      observer.disconnect();
       document.title = before;
     };
   }, [title]);

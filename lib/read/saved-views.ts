@@ -19,8 +19,8 @@ export interface SidebarViews {
 
 /**
  * The saved views under Orders in the navigation: the viewer's own, and those shared with their
- * products. Read by the browser once and kept (the navigation is on every page; a view changes when
- * someone saves, renames or deletes one, and those forms read it again).
+ * products. Part of the frame's model (me.ts), read by the browser once per page load and kept (a
+ * view changes when someone saves, renames or deletes one, and those forms read the frame again).
  */
 export async function readSidebarViews(staff: Staff): Promise<SidebarViews> {
   const views = await listViews(staff);

@@ -21,6 +21,7 @@ import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Placeholder } from "@/components/ui/page-loading";
 import type { OrderPageModel } from "@/lib/read/order-page";
 import { readModel } from "@/lib/read/wire";
 import { decodePathSegment } from "@/lib/path-segment";
@@ -101,12 +102,12 @@ function OrderPageLoading() {
   const t = useTranslations("orderPage");
   return (
     <div className="space-y-6" aria-busy="true">
-      <div className="h-48 animate-pulse rounded-lg border border-slate-200 bg-white" />
+      <Placeholder className="h-48" />
       <p role="status" className="text-sm text-slate-500">
         {t("loading")}
       </p>
-      <div className="h-32 animate-pulse rounded-lg border border-slate-200 bg-white" />
-      <div className="h-64 animate-pulse rounded-lg border border-slate-200 bg-white" />
+      <Placeholder className="h-32" />
+      <Placeholder className="h-64" />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import type { OrderTotal } from "@/lib/orders/queries/search-orders";
 import type { OrdersListModel } from "@/lib/read/orders-list";
 import { readModel } from "@/lib/read/wire";
 import { ordersQuery } from "@/lib/views/view-filters";
+import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 
 const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 
@@ -131,14 +132,8 @@ function TotalText({ total, searching }: { total: OrderTotal; searching: boolean
 export function OrdersListLoading() {
   const t = useTranslations("orders");
   return (
-    <div className="space-y-6" aria-busy="true">
-      <div>
-        <h1 className="text-2xl font-semibold">{t("title")}</h1>
-        <p className="mt-1 text-sm text-slate-500" role="status">
-          {t("loading")}
-        </p>
-      </div>
-      <div className="h-36 animate-pulse rounded-lg border border-slate-200 bg-white" />
+    <PageLoading title={t("title")} status={t("loading")}>
+      <Placeholder className="h-36" />
       <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
         {Array.from({ length: 8 }, (_, i) => (
           <div key={i} className="flex gap-4 border-b p-3 last:border-0">
@@ -150,6 +145,6 @@ export function OrdersListLoading() {
           </div>
         ))}
       </div>
-    </div>
+    </PageLoading>
   );
 }

@@ -9,6 +9,7 @@ import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { StateBadge } from "@/components/orders/state-badge";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { useHeldWhileDialogOpen, useAnyDialogOpen } from "@/components/ui/dialog";
+import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Time } from "@/components/ui/time";
 import { isCaseFilter, type CaseFilter } from "@/lib/cases/filters";
 import type { QueuesPageModel, QueuesSnapshot, QueueState } from "@/lib/read/queues";
@@ -257,18 +258,12 @@ function StuckTabs({ snapshot, initialTab }: { snapshot: QueuesSnapshot; initial
 export function QueuesLoading() {
   const t = useTranslations("queues");
   return (
-    <div className="space-y-8" aria-busy="true">
-      <div>
-        <h1 className="text-2xl font-semibold">{t("title")}</h1>
-        <p className="mt-1 text-sm text-slate-500" role="status">
-          {t("loading")}
-        </p>
-      </div>
+    <PageLoading title={t("title")} status={t("loading")}>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="h-20 animate-pulse rounded-lg border border-slate-200 bg-white" />
-        <div className="h-20 animate-pulse rounded-lg border border-slate-200 bg-white" />
+        <Placeholder className="h-20" />
+        <Placeholder className="h-20" />
       </div>
-      <div className="h-64 animate-pulse rounded-lg border border-slate-200 bg-white" />
-    </div>
+      <Placeholder className="h-64" />
+    </PageLoading>
   );
 }

@@ -9,6 +9,7 @@ import { useMe } from "@/components/navigation/console-frame";
 import { ReviewDeadlineCard } from "@/components/refund-reviews/deadline-card";
 import { SearchBox } from "@/components/search/search-box";
 import { Link } from "@/components/ui/link";
+import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { can } from "@/lib/auth/permissions";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import type { CappedCount } from "@/lib/orders/queries/stuck-counts";
@@ -186,20 +187,14 @@ function ApprovalsCard({ total }: { total: number }) {
 function OverviewLoading() {
   const t = useTranslations("overview");
   return (
-    <div className="space-y-6" aria-busy="true">
-      <div>
-        <h1 className="text-2xl font-semibold">{t("title")}</h1>
-        <p className="mt-1 text-sm text-slate-500" role="status">
-          {t("loading")}
-        </p>
-      </div>
-      <div className="h-24 animate-pulse rounded-lg border border-slate-200 bg-white" />
+    <PageLoading title={t("title")} status={t("loading")}>
+      <Placeholder className="h-24" />
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {Array.from({ length: 3 }, (_, i) => (
-          <div key={i} className="h-28 animate-pulse rounded-lg border border-slate-200 bg-white" />
+          <Placeholder key={i} className="h-28" />
         ))}
       </div>
-      <div className="h-40 animate-pulse rounded-lg border border-slate-200 bg-white" />
-    </div>
+      <Placeholder className="h-40" />
+    </PageLoading>
   );
 }

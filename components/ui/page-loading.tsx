@@ -1,0 +1,24 @@
+import type { ReactNode } from "react";
+
+/**
+ * A page waiting for its read model: its title, a line saying what it is reading (a status, for
+ * screen readers too), and grey blocks where the content will be (`Placeholder`).
+ */
+export function PageLoading({ title, status, children }: { title: string; status: string; children: ReactNode }) {
+  return (
+    <div className="space-y-6" aria-busy="true">
+      <div>
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        <p className="mt-1 text-sm text-slate-500" role="status">
+          {status}
+        </p>
+      </div>
+      {children}
+    </div>
+  );
+}
+
+/** Where a block of the page will be, `className` giving its height. */
+export function Placeholder({ className }: { className: string }) {
+  return <div className={`animate-pulse rounded-lg border border-slate-200 bg-white ${className}`} />;
+}

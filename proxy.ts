@@ -13,8 +13,8 @@ import { decodePathSegment } from "@/lib/path-segment";
 //   The address in the browser never changes; an address that names a locale itself is sent to the
 //   one without it (the cookie decides);
 // - every order is answered by the one order shell, /<locale>/orders/_/_, which reads the order
-//   from the browser's address; an order address whose segment holds a NUL names no order: not
-//   found, here (one whose escapes do not decode never gets here: the listener sends it to
+//   from the browser's address (so is every player, refund review and staff member: SHELLS); an
+//   address whose record segment holds a NUL names no record: not found, here (one whose escapes do not decode never gets here: the listener sends it to
 //   NOT_FOUND_PATH, as Next's router would fail on it);
 // - a browser without a session cookie is sent to sign-in before any page is served;
 // - an API path whose escapes do not decode is not found, here.
@@ -25,7 +25,13 @@ import { decodePathSegment } from "@/lib/path-segment";
 
 const PUBLIC_PATHS = ["/sign-in", "/api/"];
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
-const ORDER_PAGE = /^\/orders\/([^/]+)\/([^/]+)\/?$/;
+/**
+ * Pages that name a record in their address, each answered by one shell for every record: the view
+ * reads the record from the browser's address.
+ */
+const SHELLS: readonly { readonly address: RegExp; readonly shell: string }[] = [
+  { address: /^\/orders\/([^/]+)\/([^/]+)\/?$/, shell: "/orders/_/_" },
+];
 
 export function proxy(request: NextRequest): NextResponse {
   const { pathname, search } = request.nextUrl;
@@ -48,11 +54,13 @@ export function proxy(request: NextRequest): NextResponse {
   return NextResponse.rewrite(new URL(`/${locale}${shellOf(pathname)}${search}`, request.url));
 }
 
-/** The page that answers an address: itself, but one shell for every order. */
+/** The page that answers an address: itself, but one shell for every order, player, review or staff member. */
 function shellOf(pathname: string): string {
-  const order = ORDER_PAGE.exec(pathname);
-  if (!order) return pathname === "/" ? "" : pathname;
-  return order.slice(1).every((segment) => decodePathSegment(segment)) ? "/orders/_/_" : NOT_FOUND_PATH;
+  for (const { address, shell } of SHELLS) {
+    const record = address.exec(pathname);
+    if (record) return record.slice(1).every((segment) => decodePathSegment(segment)) ? shell : NOT_FOUND_PATH;
+  }
+  return pathname === "/" ? "" : pathname;
 }
 
 export const config = {

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { notFound, usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect } from "react";
+import { useCallback } from "react";
 import { OrderCases } from "@/components/cases/order-cases";
 import { EventActions } from "@/components/orders/event-actions";
 import { GrantLineButton } from "@/components/orders/grant-line-form";
@@ -22,6 +22,7 @@ import { RefreshViewProvider } from "@/components/query-provider";
 import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Placeholder } from "@/components/ui/page-loading";
+import { useRecordTitle } from "@/components/ui/record-title";
 import type { OrderPageModel } from "@/lib/read/order-page";
 import { readModel } from "@/lib/read/wire";
 import { decodePathSegment } from "@/lib/path-segment";
@@ -54,7 +55,7 @@ export function OrderPageView() {
     retry: retryRead,
   });
   const refresh = useCallback(() => client.invalidateQueries({ queryKey: orderPageKey(tenant, orderNo) }), [client, tenant, orderNo]);
-  useOrderTitle(orderNo);
+  useRecordTitle(useTranslations("orderPage")("title", { orderNo }));
 
   if (error) showReadRefusal(error, `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`, "orders:view");
   if (!data) return <OrderPageLoading />;
@@ -72,30 +73,6 @@ function orderOfPath(pathname: string): { tenant: string; orderNo: string } {
   const [, tenant, orderNo] = ORDER_PATH.exec(pathname)?.map((part) => decodePathSegment(part)) ?? [];
   if (!tenant || !orderNo) notFound();
   return { tenant, orderNo };
-}
-
-/**
- * The browser tab names the order while it is shown. The shell's own title names no order, and Next
- * writes it after a client-side navigation has rendered: the order's title is put back whenever the
- * head changes, until the page goes.
- */
-function useOrderTitle(orderNo: string) {
-  const t = useTranslations("orderPage");
-  const nav = useTranslations("nav");
-  const title = `${t("title", { orderNo })} · ${nav("brand")}`;
-  useEffect(() => {
-    const before = document.title;
-    const keep = () => {
-      if (document.title !== title) document.title = title;
-    };
-    keep();
-    const observer = new MutationObserver(keep);
-    observer.observe(document.head, { subtree: true, childList: true, characterData: true });
-    return () => {
-      observer.disconnect();
-      document.title = before;
-    };
-  }, [title]);
 }
 
 function OrderPageLoading() {

@@ -79,3 +79,29 @@ test("console: the queues show stuck orders and the exceptions inbox", async ({ 
   await expect(page.locator("a[href^='/orders/']").first()).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("queues-page.png"), fullPage: true });
 });
+
+test("console: a view whose read failed says so, and Try again reads it again without reloading the page", async ({ page }) => {
+  await signIn(page, "agent@example.com");
+  // The queues' read model fails twice (the query's one retry included), then answers again.
+  let failures = 2;
+  await page.route("**/api/console/queues**", (route) =>
+    failures-- > 0 ? route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"code":"internal","message":"Internal error."}}' }) : route.fallback(),
+  );
+  // Neither the document nor the page's server payload (a request marked `rsc`) is asked again.
+  const documents: string[] = [];
+  const renders: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documents.push(request.url());
+    else if (request.headers()["rsc"]) renders.push(request.url());
+  });
+  await page.goto("/queues");
+  const failed = page.getByRole("alert").filter({ hasText: "This page could not be shown." });
+  await expect(failed).toBeVisible();
+  const loaded = documents.length;
+  const rendered = renders.length;
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Queues" })).toBeVisible();
+  await expect(failed).toHaveCount(0);
+  expect(documents.length, "Try again must not load the page again").toBe(loaded);
+  expect(renders.slice(rendered), "Try again must not render the page on the server").toEqual([]);
+});

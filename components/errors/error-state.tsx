@@ -1,7 +1,7 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState, useTransition } from "react";
 import { checkDatabase } from "@/app/[locale]/(console)/actions/check-database";
 import { Button } from "@/components/ui/button";
@@ -10,27 +10,28 @@ import { RETRY_AFTER_SECONDS } from "@/lib/db/unavailable";
 type Diagnosis = "checking" | "outage" | "other";
 
 /**
- * What a console error page shows. In production the browser never learns why a server component
- * failed (Next hands it only a digest), so the page asks the server whether the database is
- * reachable. While it is not, this says so and checks again every few seconds, rendering the page
+ * What a console error page shows. A view fails when its read model does (the route answered 5xx, or
+ * no answer); in production the browser never learns why (a server error hands it only a digest), so
+ * the page asks the server whether the database is reachable. While it is not, this says so and checks again every few seconds, rendering the page
  * again by itself once the database answers: an outage is waited out, not reported as a bug.
  * Otherwise a generic message with the digest as the reference (the server logged the error under it).
  */
 export function ErrorState({ error, reset, title, body }: { error: Error & { digest?: string }; reset: () => void; title?: string; body?: string }) {
   const t = useTranslations("errorPage");
-  const router = useRouter();
+  const client = useQueryClient();
   const [pending, startTransition] = useTransition();
   // Per error: a page that fails again after a retry is diagnosed afresh.
   const [diagnosed, setDiagnosed] = useState<{ readonly error: Error; readonly diagnosis: Diagnosis } | null>(null);
   const diagnosis: Diagnosis = diagnosed?.error === error ? diagnosed.diagnosis : "checking";
-  // The page is rendered on the server: fetch it again, then re-mount the segment.
+  // The failed reads start afresh (their error is forgotten, nothing else's data is), then the
+  // segment mounts again and its views read once more. Nothing is rendered on the server.
   const retry = useCallback(
     () =>
-      startTransition(() => {
-        router.refresh();
+      startTransition(async () => {
+        await client.resetQueries({ predicate: (query) => query.state.status === "error" });
         reset();
       }),
-    [router, reset],
+    [client, reset],
   );
 
   useEffect(() => {

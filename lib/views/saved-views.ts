@@ -50,24 +50,22 @@ function nameTaken(error: unknown, name: string): never {
 /**
  * The views in a staff member's navigation: their own personal views, and the shared views of their
  * products, each list by name. A personal view of a product they no longer have is left out (it
- * would open on a filter the page refuses). Two index range reads (the lists' name indexes).
+ * would open on a filter the page refuses). One query (every page load reads it, with the frame).
  */
 export async function listViews(staff: Pick<Staff, "id" | "tenantIds">): Promise<{ personal: SavedView[]; shared: SavedView[] }> {
-  const [personal, shared] = await Promise.all([
-    getPrisma().savedView.findMany({
-      where: { ownerId: staff.id, shared: false, OR: [{ tenantId: null }, { tenantId: { in: [...staff.tenantIds] } }] },
-      select: SELECT,
-      orderBy: [{ name: "asc" }, { id: "asc" }],
-    }),
-    staff.tenantIds.length === 0
-      ? Promise.resolve([])
-      : getPrisma().savedView.findMany({
-          where: { shared: true, tenantId: { in: [...staff.tenantIds] } },
-          select: SELECT,
-          orderBy: [{ name: "asc" }, { id: "asc" }],
-        }),
-  ]);
-  return { personal: personal.map(viewOf), shared: shared.map(viewOf) };
+  const tenants = [...staff.tenantIds];
+  const rows = await getPrisma().savedView.findMany({
+    where: {
+      OR: [
+        { ownerId: staff.id, shared: false, OR: [{ tenantId: null }, { tenantId: { in: tenants } }] },
+        { shared: true, tenantId: { in: tenants } },
+      ],
+    },
+    select: SELECT,
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+  const views = rows.map(viewOf);
+  return { personal: views.filter((v) => !v.shared), shared: views.filter((v) => v.shared) };
 }
 
 /** One view by id, whoever may see it: callers go through the scope rule (savedViewScope). */

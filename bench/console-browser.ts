@@ -281,7 +281,6 @@ export const consoleBrowserBench: Bench = {
           "order page model": await perRequest((i) => `/api/console${orderPath(orderNoOf(i))}/page`, "application/json"),
           "orders list model": await perRequest(() => `/api/console/orders?${new URLSearchParams({ query: "" })}`, "application/json"),
           "live poll (order version)": await perRequest((i) => `/api/console${orderPath(orderNoOf(i))}`, "application/json"),
-          "favicon.ico": await perRequest(() => "/favicon.ico", "image/*"),
         };
         documents.destroy();
 

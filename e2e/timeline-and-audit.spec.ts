@@ -116,12 +116,18 @@ test("settings: every rule fits its select, the outcome shows by the Save button
   await expect(form.getByRole("alert").last()).toBeInViewport();
 });
 
-test("console: the favicon is served to anyone, and the frame has one main landmark after a skip link", async ({ page, request }) => {
+test("console: the favicon is served to anyone, pages name one the browser keeps, and the frame has one main landmark after a skip link", async ({ page, request }) => {
   const icon = await request.get("/favicon.ico", { maxRedirects: 0 });
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toMatch(/^image\//);
   await signIn(page, "manager@example.com");
   await page.goto("/approvals");
+  // The page's icon is a build asset cached for good: a page load does not ask for an icon again.
+  const href = await page.locator('link[rel="icon"]').getAttribute("href");
+  expect(href).toMatch(/^\/_next\/static\/media\//);
+  const named = await request.get(href!);
+  expect(named.headers()["content-type"]).toMatch(/^image\//);
+  expect(named.headers()["cache-control"]).toContain("immutable");
   await expect(page.getByRole("main")).toHaveCount(1);
   await expect(page.locator("a").first()).toHaveText("Skip to content");
 });

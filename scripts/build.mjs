@@ -83,7 +83,7 @@ async function demoSecret() {
 // (contents, not times: two machines' clones of one commit get one build id) and, for the console,
 // its server-actions key is the one this process runs with.
 
-const SOURCES = ["app", "components", "lib", "messages", "scripts", "prisma/schema.prisma", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "global.d.ts", "package-lock.json"];
+const SOURCES = ["app", "components", "lib", "messages", "public", "scripts", "prisma/schema.prisma", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "global.d.ts", "package-lock.json"];
 const SKIP = /(^|\/)(generated|node_modules)(\/|$)|\.test\.ts$/;
 
 async function sourceHash() {

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { getTimeZone, getTranslations, setRequestLocale } from "next-intl/server";
 import type { ReactNode } from "react";
 import { IntlProvider } from "@/components/i18n/intl-provider";
+import favicon from "@/public/favicon.ico";
 import { QueryProvider } from "@/components/query-provider";
 import { isLocale, LOCALES } from "@/lib/i18n/locales";
 import "../globals.css";
@@ -22,7 +23,9 @@ type Props = { children: ReactNode; params: Promise<{ locale: string }> };
 export async function generateMetadata({ params }: Omit<Props, "children">): Promise<Metadata> {
   const { locale } = await params;
   const t = await getTranslations({ locale: isLocale(locale) ? locale : "en", namespace: "nav" });
-  return { title: { default: t("brand"), template: `%s · ${t("brand")}` }, description: t("description") };
+  // The page names its icon as a build asset (/_next/static/media/…, cached for a year, never asked
+  // for again); /favicon.ico, for whoever asks for it by name, would be a request on every page load.
+  return { title: { default: t("brand"), template: `%s · ${t("brand")}` }, description: t("description"), icons: { icon: favicon.src } };
 }
 
 export default async function LocaleLayout({ children, params }: Props) {

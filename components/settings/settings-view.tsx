@@ -21,7 +21,7 @@ import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import type { SettingsModel } from "@/lib/read/settings";
 import { readModel } from "@/lib/read/wire";
 
-// Shown in UTC and said so, as they always were: the words and the figures stay those of the audit trail.
+// The last change is shown in UTC and says so, as the audit trail stores and shows it.
 function utc(at: Date): string {
   return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }

@@ -1,27 +1,16 @@
+import { useTranslations } from "next-intl";
 import { Link } from "@/components/ui/link";
-import { getTranslations } from "next-intl/server";
-import { actorSummary } from "@/lib/audit/queries/actor-summary";
-import { SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS, type AuditFilters } from "@/lib/audit/queries/filters";
+import type { ActorSummary } from "@/lib/audit/queries/actor-summary";
+import { SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS } from "@/lib/audit/queries/filter-options";
 import { KindBadge } from "./audit-fact";
 
 function utc(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** Who did how much, by kind of fact, over the filtered range. Rendered in its own Suspense boundary. */
-export async function ActorSummaryTable({
-  scope,
-  filters,
-  now,
-  actorHref,
-}: {
-  scope: readonly string[];
-  filters: AuditFilters;
-  now: Date;
-  actorHref: (actor: string) => string;
-}) {
-  const t = await getTranslations("audit.summary");
-  const summary = await actorSummary(scope, filters, now);
+/** Who did how much, by kind of fact, over the filtered range (`fromFiltered`: the range starts where the filters say). */
+export function ActorSummaryTable({ summary, fromFiltered, actorHref }: { summary: ActorSummary; fromFiltered: boolean; actorHref: (actor: string) => string }) {
+  const t = useTranslations("audit.summary");
   if (summary.status === "not-applicable") return <p className="text-sm text-slate-500">{t("notApplicable")}</p>;
   const range = t("range", { from: utc(summary.from), to: utc(summary.to) });
   if (summary.status === "too-slow") {
@@ -34,7 +23,7 @@ export async function ActorSummaryTable({
   return (
     <div className="space-y-2">
       <p className="text-sm text-slate-600">
-        {range} {summary.clipped ? t("clipped", { days: SUMMARY_MAX_DAYS }) : filters.from ? null : t("defaultRange", { days: SUMMARY_DEFAULT_DAYS })}
+        {range} {summary.clipped ? t("clipped", { days: SUMMARY_MAX_DAYS }) : fromFiltered ? null : t("defaultRange", { days: SUMMARY_DEFAULT_DAYS })}
       </p>
       {summary.rows.length === 0 ? (
         <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{t("empty")}</p>

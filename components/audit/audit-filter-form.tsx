@@ -3,7 +3,7 @@ import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { AuditFilters, ParsedAuditSearch } from "@/lib/audit/queries/filters";
-import { MAX_NOTE_SEARCH, OFFERED_ORDER_EVENTS, REASON_FILTERS } from "@/lib/audit/queries/filters";
+import { MAX_NOTE_SEARCH, OFFERED_ORDER_EVENTS, REASON_FILTERS } from "@/lib/audit/queries/filter-options";
 import { ACTION_KINDS, actionsOfKind, AUDIT_KINDS, KNOWN_ACTIONS } from "@/lib/audit/queries/kinds";
 import type { TenantChoice } from "@/lib/audit/queries/tenant-choices";
 import { SOURCES } from "@/lib/orders/machine";

@@ -1,6 +1,6 @@
-import { getTranslations } from "next-intl/server";
+import { useTranslations } from "next-intl";
 import { Time } from "@/components/ui/time";
-import { chainStatus } from "@/lib/audit/checkpoint";
+import type { ChainStatus } from "@/lib/audit/checkpoint";
 
 const WHY = ["content-changed", "link-broken", "sequence-gap", "head-mismatch", "checkpoint-mismatch"] as const;
 const isWhy = (value: string): value is (typeof WHY)[number] => (WHY as readonly string[]).includes(value);
@@ -9,18 +9,17 @@ const isWhy = (value: string): value is (typeof WHY)[number] => (WHY as readonly
  * Whether the log was edited behind the database's back, as the worker's last check found it:
  * verified up to a checkpoint, broken (in red, with the first broken link), or not yet checked.
  */
-export async function ChainStatusLine() {
-  const t = await getTranslations("audit.chain");
-  const status = await chainStatus();
+export function ChainStatusLine({ status }: { status: ChainStatus }) {
+  const t = useTranslations("audit.chain");
   if (status.broken) {
-    const b = status.broken.detail;
+    const { at, detail: b } = status.broken;
     return (
       <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800" data-testid="chain-status" data-chain="broken">
         {t.rich("broken", {
           log: b.log,
           id: b.id,
           why: isWhy(b.why) ? t(`why.${b.why}`) : b.why,
-          time: () => <Time value={status.broken!.at} />,
+          time: () => <Time value={at} />,
         })}
       </p>
     );

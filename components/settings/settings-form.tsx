@@ -1,8 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from "react";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/auth/action";
@@ -24,12 +24,14 @@ export interface SettingsFormProps {
  * version the page holds now (the three forms of a tenant share one row, so a save in one form
  * moves the version of all three without touching what is typed in the others).
  *
- * After a stale refusal, "show current values" reloads the page's data and then remounts the
- * inputs, so they show the values someone else saved instead of what was typed.
+ * A save reads the page's data again (its query; nothing is rendered on the server) before it says
+ * "Saved", so the next save sends the new version. A stale refusal keeps what was typed; "show
+ * current values" reads the data again and then remounts the inputs, so they show the values someone
+ * else saved instead.
  */
 export function SettingsForm({ updatedAt, testId, onSubmit, children }: SettingsFormProps) {
   const t = useTranslations("settings.form");
-  const router = useRouter();
+  const refresh = useRefreshView();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
   const [inputsKey, setInputsKey] = useState(updatedAt);
@@ -55,6 +57,7 @@ export function SettingsForm({ updatedAt, testId, onSubmit, children }: Settings
     const form = new FormData(event.currentTarget);
     startTransition(async () => {
       const result = await onSubmit(form, updatedAt);
+      if (result.ok && result.data.status === "saved") await refresh();
       setOutcome(result.ok ? { kind: result.data.status === "saved" ? "saved" : "unchanged" } : { kind: "error", error: result.error });
     });
   }
@@ -83,7 +86,7 @@ export function SettingsForm({ updatedAt, testId, onSubmit, children }: Settings
                 onClick={() => {
                   setOutcome(null);
                   setAwaitingFresh(true);
-                  router.refresh();
+                  void refresh();
                 }}
               >
                 {t("showCurrent")}

@@ -3,23 +3,16 @@
 // Pure: no I/O.
 import { z } from "zod";
 import { EXPORT_PAGE_SIZE } from "@/lib/csv";
-import { isOrderEvent, ORDER_EVENTS, SOURCES, type OrderEvent } from "@/lib/orders/machine";
+import { isOrderEvent, SOURCES } from "@/lib/orders/machine";
 import type { FieldProblem } from "@/lib/problems";
 import { because, hasNul, problemOfIssue } from "@/lib/validation";
 import { decodeCursor, type AuditCursor } from "./cursor";
+import { MAX_NOTE_SEARCH, REASON_FILTERS, SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS } from "./filter-options";
 import { AUDIT_KINDS, isActionKind, type AuditLog } from "./kinds";
-
-export const REASON_FILTERS = ["with", "without"] as const;
-
-export const OFFERED_ORDER_EVENTS: readonly OrderEvent[] = ORDER_EVENTS;
 
 /** Rows per page on screen; the export reads pages of EXPORT_PAGE_SIZE (lib/csv.ts). */
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = EXPORT_PAGE_SIZE;
-
-/** The per-actor summary reads every fact in its range: it gets a default and a cap. */
-export const SUMMARY_DEFAULT_DAYS = 7;
-export const SUMMARY_MAX_DAYS = 31;
 
 /** "" from an empty form field means "no filter", not "match the empty string". */
 export const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -58,9 +51,6 @@ export const cursor = z
     }
     return decoded;
   });
-
-/** Longest note text searched for; a note holds at most 2,000 characters. */
-export const MAX_NOTE_SEARCH = 200;
 
 /** The one rule across fields; the page checks it on the fields it read one by one. */
 export function rangeReversed(v: { readonly from?: Date; readonly to?: Date }): boolean {

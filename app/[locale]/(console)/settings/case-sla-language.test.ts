@@ -12,7 +12,6 @@ import { EXCEPTION_KINDS } from "@/lib/orders/types";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
 
-vi.mock("next/navigation", async (original) => ({ ...(await original<object>()), useRouter: () => ({ refresh: () => undefined }) }));
 // Only its presence as an import matters here: nothing is submitted.
 vi.mock("./actions/update-case-sla", () => ({ updateCaseSla: vi.fn() }));
 

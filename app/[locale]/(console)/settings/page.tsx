@@ -1,121 +1,25 @@
 import type { Metadata } from "next";
-import { getTranslations } from "next-intl/server";
-import { AppleStoreForm } from "@/components/settings/apple-store-form";
-import { CannedReasonsForm } from "@/components/settings/canned-reasons-form";
-import { CaseSlaForm } from "@/components/settings/case-sla-form";
-import { DwellForm } from "@/components/settings/dwell-form";
-import { GooglePlayForm } from "@/components/settings/google-play-form";
-import { RefundApprovalForm } from "@/components/settings/refund-approval-form";
-import { RefundReviewsForm } from "@/components/settings/refund-reviews-form";
-import { RefundWatchForm } from "@/components/settings/refund-watch-form";
-import { TakeBackRulesForm } from "@/components/settings/take-back-rules-form";
-import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
-import { WebhookForm } from "@/components/settings/webhook-form";
-import { requireStaff } from "@/lib/auth/page";
-import { listTenantSettings } from "@/lib/settings/tenant-settings";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { Suspense } from "react";
+import { SettingsLoading, SettingsView } from "@/components/settings/settings-view";
 
-export const dynamic = "force-dynamic";
+// A shell reads nothing of the request: the build fails if this page ever does.
+export const dynamic = "error";
 
-export async function generateMetadata(): Promise<Metadata> {
-  const t = await getTranslations("settings");
-  return { title: t("title") };
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: (await getTranslations({ locale: (await params).locale, namespace: "settings" }))("title") };
 }
 
-// Times are rendered on the server, which does not know the viewer's zone: shown in UTC and said so.
-function utc(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-export default async function SettingsPage() {
-  const staff = await requireStaff("settings:edit");
-  const t = await getTranslations("settings");
-  const tenants = await listTenantSettings(staff.tenantIds);
+// Prerendered per locale. The settings read nothing here: the browser reads them from
+// /api/console/settings (session, settings:edit, the caller's products) and lays out their forms
+// (components/settings/settings-view.tsx). Suspense: the view reads the URL's `tenant`.
+export default async function SettingsPage({ params }: Props) {
+  setRequestLocale((await params).locale);
   return (
-    <div className="space-y-8">
-      <div>
-        <h1 className="text-2xl font-semibold">{t("title")}</h1>
-        <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
-      </div>
-      {tenants.length === 0 ? <p className="rounded border border-dashed border-slate-300 p-6 text-slate-600">{t("empty")}</p> : null}
-      {tenants.map((s) => (
-        <section key={s.tenantId} aria-labelledby={`settings-${s.tenantId}`} className="rounded-lg border border-slate-200 bg-white shadow-sm">
-          <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1 border-b border-slate-100 px-6 py-4">
-            <h2 id={`settings-${s.tenantId}`} className="text-lg font-semibold">
-              {s.tenantName}
-            </h2>
-            <span className="font-mono text-xs text-slate-500">{s.tenantId}</span>
-            <span className="text-xs text-slate-500">{s.currency}</span>
-            <span className="ml-auto text-xs text-slate-500">
-              {/* The person, as the stale-form refusal names them: the "staff:" kind is no word to read. */}
-              {s.lastChange ? t("lastChange", { actor: s.lastChange.actor.replace(/^staff:/, ""), at: utc(s.lastChange.at) }) : t("neverChanged")}
-            </span>
-          </header>
-          <div className="grid gap-8 p-6 lg:grid-cols-5">
-            <div className="lg:col-span-3">
-              <h3 className="font-medium">{t("dwell.title")}</h3>
-              <p className="mb-4 text-sm text-slate-600">{t("dwell.description")}</p>
-              <DwellForm tenant={s.tenantId} updatedAt={s.updatedAt} maxDwellSeconds={s.maxDwellSeconds} />
-            </div>
-            <div className="space-y-8 lg:col-span-2">
-              <div>
-                <h3 className="font-medium">{t("unpaid.title")}</h3>
-                <p className="mb-4 text-sm text-slate-600">{t("unpaid.description")}</p>
-                <UnpaidTimeoutForm tenant={s.tenantId} updatedAt={s.updatedAt} seconds={s.unpaidTimeoutSeconds} />
-              </div>
-              <div>
-                <h3 className="font-medium">{t("refund.title")}</h3>
-                <p className="mb-4 text-sm text-slate-600">{t("refund.description")}</p>
-                <RefundApprovalForm tenant={s.tenantId} updatedAt={s.updatedAt} amount={s.refundApprovalAmount} currency={s.currency} />
-              </div>
-            </div>
-          </div>
-          <div className="border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("cannedReasons.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("cannedReasons.description")}</p>
-            <CannedReasonsForm tenant={s.tenantId} updatedAt={s.updatedAt} reasons={s.cannedReasons} />
-          </div>
-          <div className="border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("caseSla.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("caseSla.description")}</p>
-            <CaseSlaForm tenant={s.tenantId} updatedAt={s.updatedAt} slaSeconds={s.caseSlaSeconds} />
-          </div>
-          <div className="border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("takeBack.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("takeBack.description")}</p>
-            <TakeBackRulesForm tenant={s.tenantId} updatedAt={s.updatedAt} rules={s.takeBackRules} revokeEndpointUrl={s.revokeEndpointUrl} />
-          </div>
-          {/* Linked to from a case whose refund could not be sent for want of a webhook (#webhook-<tenant>). */}
-          <div id={`webhook-${s.tenantId}`} className="scroll-mt-4 border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("webhook.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t.rich("webhook.description", { topic: (chunks) => <code className="font-mono">{chunks}</code> })}</p>
-            <WebhookForm tenant={s.tenantId} updatedAt={s.updatedAt} webhookUrl={s.webhookUrl} />
-          </div>
-          <div className="border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("appleStore.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("appleStore.description", { url: `/api/v1/stores/apple/notifications/${s.tenantId}` })}</p>
-            <AppleStoreForm tenant={s.tenantId} updatedAt={s.updatedAt} bundleId={s.appleBundleId} environment={s.appleEnvironment} />
-          </div>
-          <div className="border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("refundReviews.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("refundReviews.description")}</p>
-            <RefundReviewsForm tenant={s.tenantId} updatedAt={s.updatedAt} autoSend={s.refundReviewAutoSend} />
-          </div>
-          <div className="border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("refundWatch.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("refundWatch.description")}</p>
-            <RefundWatchForm tenant={s.tenantId} updatedAt={s.updatedAt} percent={s.refundWatchPercent} />
-          </div>
-          <div className="border-t border-slate-100 p-6">
-            <h3 className="font-medium">{t("googlePlay.title")}</h3>
-            <p className="mb-4 max-w-3xl text-sm text-slate-600">{t("googlePlay.description", { url: `/api/v1/stores/google/notifications/${s.tenantId}` })}</p>
-            <GooglePlayForm
-              tenant={s.tenantId}
-              updatedAt={s.updatedAt}
-              values={{ packageName: s.googlePackageName, pushAudience: s.googlePushAudience, pushServiceAccount: s.googlePushServiceAccount }}
-            />
-          </div>
-        </section>
-      ))}
-    </div>
+    <Suspense fallback={<SettingsLoading />}>
+      <SettingsView />
+    </Suspense>
   );
 }

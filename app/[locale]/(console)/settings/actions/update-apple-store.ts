@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -27,8 +26,6 @@ export const updateAppleStore = defineAction(
   { name: "settings.update-apple-store", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
     const value = v.bundleId === "" ? { bundleId: null, environment: null } : { bundleId: v.bundleId, environment: v.environment };
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "apple_store", value }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "apple_store", value }, actor);
   },
 );

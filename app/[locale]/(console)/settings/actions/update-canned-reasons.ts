@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -20,8 +19,6 @@ export const updateCannedReasons = defineAction(
   { name: "settings.update-canned-reasons", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
     const value: CannedReasons = Object.fromEntries(CANNED_REASON_KEYS.flatMap((event) => (v[event]?.length ? [[event, v[event]]] : [])));
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "canned_reasons", value }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "canned_reasons", value }, actor);
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -19,8 +18,6 @@ export type UpdateCaseSlaInput = z.input<typeof input>;
 export const updateCaseSla = defineAction(
   { name: "settings.update-case-sla", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "case_sla_seconds", value: v.sla }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "case_sla_seconds", value: v.sla }, actor);
   },
 );

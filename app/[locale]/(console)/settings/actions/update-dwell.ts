@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -21,13 +20,11 @@ export type UpdateDwellInput = z.input<typeof input>;
 export const updateDwell = defineAction(
   { name: "settings.update-dwell", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const result = await updateTenantSettings(
+    return updateTenantSettings(
       resource.tenantId,
       v.expectedUpdatedAt,
       { field: "max_dwell_seconds", value: { created: v.created, paid: v.paid, delivering: v.delivering, refunding: v.refunding } },
       actor,
     );
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -43,8 +42,6 @@ export const updateGooglePlay = defineAction(
       v.packageName === ""
         ? { packageName: null, pushAudience: null, pushServiceAccount: null }
         : { packageName: v.packageName, pushAudience: v.pushAudience, pushServiceAccount: v.pushServiceAccount };
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "google_play", value }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "google_play", value }, actor);
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -34,8 +33,6 @@ export type UpdateRefundApprovalInput = z.input<typeof input>;
 export const updateRefundApproval = defineAction(
   { name: "settings.update-refund-approval", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "refund_approval_amount", value: v.amount }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "refund_approval_amount", value: v.amount }, actor);
   },
 );

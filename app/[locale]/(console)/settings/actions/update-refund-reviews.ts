@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -13,8 +12,6 @@ const input = settingsFormInput.extend({ autoSend: z.boolean() });
 export const updateRefundReviews = defineAction(
   { name: "settings.update-refund-reviews", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "refund_review_auto_send", value: v.autoSend }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "refund_review_auto_send", value: v.autoSend }, actor);
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -22,8 +21,6 @@ export type UpdateRefundWatchInput = z.input<typeof input>;
 export const updateRefundWatch = defineAction(
   { name: "settings.update-refund-watch", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "refund_watch_percent", value: v.percent }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "refund_watch_percent", value: v.percent }, actor);
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -41,8 +40,6 @@ export const updateTakeBackRules = defineAction(
   { name: "settings.update-take-back-rules", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
     const rules = { currency: v.currency, stamina: v.stamina, cosmetic: v.cosmetic, item: v.item };
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "take_back_rules", value: { rules, revokeEndpointUrl: v.revokeEndpointUrl } }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "take_back_rules", value: { rules, revokeEndpointUrl: v.revokeEndpointUrl } }, actor);
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -16,8 +15,6 @@ export type UpdateUnpaidTimeoutInput = z.input<typeof input>;
 export const updateUnpaidTimeout = defineAction(
   { name: "settings.update-unpaid-timeout", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "unpaid_timeout_seconds", value: v.timeout }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "unpaid_timeout_seconds", value: v.timeout }, actor);
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
@@ -29,8 +28,6 @@ export type UpdateWebhookInput = z.input<typeof input>;
 export const updateWebhook = defineAction(
   { name: "settings.update-webhook", permission: "settings:edit", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async (v, { actor, resource }) => {
-    const result = await updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "webhook_url", value: v.webhookUrl }, actor);
-    if (result.status === "saved") revalidatePath("/settings");
-    return result;
+    return updateTenantSettings(resource.tenantId, v.expectedUpdatedAt, { field: "webhook_url", value: v.webhookUrl }, actor);
   },
 );

@@ -22,7 +22,7 @@ import { decodePathSegment } from "@/lib/path-segment";
 import type { RefundReviewModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
 
-/** A review's query: read again once an answer was sent from the page (useRefreshView). */
+/** A review's query, under the list's: read again once an answer was sent from the page (useRefreshView). */
 function refundReviewKey(id: string) {
   return [...REFUND_REVIEWS_KEY, id] as const;
 }
@@ -54,7 +54,12 @@ export function RefundReviewView() {
     queryFn: ({ signal }) => readModel<RefundReviewModel>(`/api/console/refund-reviews/${encodeURIComponent(id)}`, signal),
     retry: retryRead,
   });
-  const refresh = useCallback(() => client.invalidateQueries({ queryKey: refundReviewKey(id) }), [client, id]);
+  const refresh = useCallback(() => {
+    // The list's copy says the review's old status: dropped, so going back shows the list read anew
+    // rather than "Open" above an answer that was sent.
+    client.removeQueries({ queryKey: REFUND_REVIEWS_KEY, exact: true });
+    return client.invalidateQueries({ queryKey: refundReviewKey(id) });
+  }, [client, id]);
   useRecordTitle(useTranslations("refundReviews.review")("tabTitle", { id }));
 
   if (error) showReadRefusal(error, `/refund-reviews/${encodeURIComponent(id)}`, "orders:view");

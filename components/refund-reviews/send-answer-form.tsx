@@ -1,10 +1,10 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type FormEvent } from "react";
 import { sendRefundReviewAnswer } from "@/app/[locale]/(console)/refund-reviews/actions/send-review-answer";
 import { FailureNotice } from "@/components/orders/action-dialog";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
@@ -23,7 +23,7 @@ const PREFERENCES = Object.values(REFUND_PREFERENCE);
 export function SendAnswerForm({ reviewId, prefilled, caption }: { reviewId: number; prefilled: AppleConsumptionAnswer; caption: string }) {
   const t = useTranslations("refundReviews.send");
   const values = useTranslations("refundReviews.answer.values.refundPreference");
-  const router = useRouter();
+  const refresh = useRefreshView();
   const id = useId();
   const [result, setResult] = useState<ActionResult<SendAnswerResult> | null>(null);
   const [working, startTransition] = useTransition();
@@ -35,7 +35,9 @@ export function SendAnswerForm({ reviewId, prefilled, caption }: { reviewId: num
     startTransition(async () => {
       const sent = await sendRefundReviewAnswer({ reviewId, customerConsented: consented, refundPreference });
       setResult(sent);
-      if (sent.ok && sent.data.result !== "consent-missing") router.refresh();
+      // The review changed (queued, answered meanwhile, expired): its page reads it again. A refusal
+      // changed nothing, and the form keeps what was chosen.
+      if (sent.ok && sent.data.result !== "consent-missing") await refresh();
     });
   }
 

@@ -8,6 +8,7 @@ import { triggerEvent } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]
 import { GET as exportAudit } from "@/app/api/console/audit/export/route";
 import { GET as auditPage } from "@/app/api/console/audit/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
+import { GET as refundReview } from "@/app/api/console/refund-reviews/[id]/route";
 import { POST as postEvent } from "@/app/api/v1/orders/[orderNo]/events/route";
 import { POST as postGrant } from "@/app/api/v1/orders/[orderNo]/grants/route";
 import { GET as getOrder } from "@/app/api/v1/orders/[orderNo]/route";
@@ -104,6 +105,7 @@ describe("a NUL in the console", () => {
     signInAs("manager", [TENANT]);
     expect((await call(orderVersion, { params: { tenant: TENANT, orderNo: `${orderNo}${NUL}` }, auth: false })).status).toBe(404);
     expect((await call(orderVersion, { params: { tenant: `${TENANT}${NUL}`, orderNo }, auth: false })).status).toBe(404);
+    expect((await call(refundReview, { params: { id: `1${NUL}` }, auth: false })).status).toBe(404);
     const exported = await call(exportAudit, { query: `actor=${encodeURIComponent(`staff:a${NUL}`)}`, auth: false });
     expect(exported.status).toBe(400);
     expect(Object.keys(exported.body.error.fields)).toEqual(["actor"]);
@@ -150,7 +152,7 @@ describe("a malformed percent-escape in a path", () => {
     });
 
   it("is the not-found page, asked of Next by the listener before Next's router fails on it", async () => {
-    for (const path of [`/orders/${TENANT}/%E0%A4%A`, "/orders/%ED%A0%80/X-1", "/a/%E0%A4%A?x=1"]) {
+    for (const path of [`/orders/${TENANT}/%E0%A4%A`, "/orders/%ED%A0%80/X-1", "/refund-reviews/%E0%A4%A", "/a/%E0%A4%A?x=1"]) {
       expect(await handedOn(path), path).toBe(NOT_FOUND_PATH);
     }
     const api = through("/api/auth/%E0%A4%A");
@@ -158,9 +160,10 @@ describe("a malformed percent-escape in a path", () => {
     expect(await api.json()).toEqual({ error: { code: "not-found", message: "Not found." } });
   });
 
-  it("leaves well-formed paths alone: an order's is the order shell's", async () => {
+  it("leaves well-formed paths alone: an order's is the order shell's, a refund review's the review shell's", async () => {
     for (const path of [`/orders/${TENANT}/A%2FB`, "/orders/t/%E4%B8%AD", "/api/v1/orders/A-1"]) expect(await handedOn(path), path).toBe(path);
     for (const path of [`/orders/${TENANT}/A%2FB`, "/orders/t/%E4%B8%AD"]) expect(through(path).headers.get("x-middleware-rewrite"), path).toBe("http://localhost/en/orders/_/_");
+    expect(through("/refund-reviews/12").headers.get("x-middleware-rewrite")).toBe("http://localhost/en/refund-reviews/_");
     expect(through("/api/v1/orders/A-1").headers.get("x-middleware-rewrite")).toBeNull();
   });
 });

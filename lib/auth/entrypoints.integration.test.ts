@@ -176,6 +176,7 @@ const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, stri
   "app/api/console/orders/[tenant]/[orderNo]/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
   "app/api/console/orders/[tenant]/[orderNo]/page/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
   "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
+  "app/api/console/refund-reviews/[id]/route.ts": () => ({ params: { id: String(home.reviewId) } }),
   "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/orders/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/settings/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),

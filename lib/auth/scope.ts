@@ -206,7 +206,10 @@ export function refundReviewScope<I>(pick: (input: I) => number): ScopeRule<I, {
     kind: "refund-review",
     target: (input) => `refund-review:${pick(input)}`,
     async resolve(input, staff) {
-      const review = await getPrisma().refundReview.findUnique({ where: { id: pick(input) }, select: { id: true, tenantId: true } });
+      const id = pick(input);
+      // An address naming no id (the review page's route reads it from the path) is missing, unread.
+      if (!Number.isSafeInteger(id) || id <= 0) return missing();
+      const review = await getPrisma().refundReview.findUnique({ where: { id }, select: { id: true, tenantId: true } });
       if (!review) return missing();
       if (!inScope(staff, review.tenantId)) return outOfScope("tenant out of scope");
       return found({ id: Number(review.id), tenantId: review.tenantId });

@@ -34,6 +34,14 @@ describe("proxy: the page that answers an address", () => {
     expect(answer("/orders/xiaoxiao/XX-1/more", { cookie: SESSION }).rewrite).toBe("/en/orders/xiaoxiao/XX-1/more");
   });
 
+  it("is the one refund review shell for every review", () => {
+    expect(answer("/refund-reviews/12", { cookie: SESSION }).rewrite).toBe("/en/refund-reviews/_");
+    expect(answer("/refund-reviews/12/", { cookie: `${SESSION}; orderops-locale=zh` }).rewrite).toBe("/zh/refund-reviews/_");
+    expect(answer("/refund-reviews/1%00", { cookie: SESSION }).rewrite).toBe(`/en${NOT_FOUND_PATH}`);
+    // The list is its own page.
+    expect(answer("/refund-reviews", { cookie: SESSION }).rewrite).toBe("/en/refund-reviews");
+  });
+
   it("sends an address naming a locale to the one without it, and a browser without a session to sign-in", () => {
     expect(answer("/zh/orders?x=1", { cookie: SESSION })).toMatchObject({ status: 307, location: "/orders?x=1" });
     expect(answer("/queues?cases=mine")).toMatchObject({ status: 307, location: "/sign-in?callbackUrl=%2Fqueues%3Fcases%3Dmine" });

@@ -1,87 +1,20 @@
 import type { Metadata } from "next";
-import { Link } from "@/components/ui/link";
-import { getTranslations } from "next-intl/server";
-import { orderHref } from "@/components/orders/orders-table";
-import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
-import { Table } from "@/components/ui/table";
-import { Time } from "@/components/ui/time";
-import { requireStaff } from "@/lib/auth/page";
-import { listRefundReviews } from "@/lib/stores/reviews/list-reviews";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { RefundReviewsView } from "@/components/refund-reviews/refund-reviews-view";
 
-export const dynamic = "force-dynamic";
+// A shell reads nothing of the request: the build fails if this page ever does.
+export const dynamic = "error";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("refundReviews"))("title") };
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: (await getTranslations({ locale: (await params).locale, namespace: "refundReviews" }))("title") };
 }
 
-const playerHref = (tenantId: string, playerId: string) => `/players/${encodeURIComponent(tenantId)}/${encodeURIComponent(playerId)}`;
-
-/**
- * The deadline queue of store refund reviews in the caller's products: each request with its order,
- * its player and the time left to answer, what still waits first and the soonest deadline on top.
- */
-export default async function RefundReviewsPage() {
-  const staff = await requireStaff("orders:view");
-  const [reviews, t] = await Promise.all([listRefundReviews(staff.tenantIds), getTranslations("refundReviews")]);
-  return (
-    <div className="space-y-4">
-      <header>
-        <h1 className="text-2xl font-semibold">{t("title")}</h1>
-        <p className="max-w-3xl text-sm text-slate-600">{t("subtitle")}</p>
-      </header>
-      {reviews.length === 0 ? (
-        <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600" data-testid="refund-reviews-empty">
-          {t("empty")}
-        </p>
-      ) : (
-        <Table
-          caption={t("caption")}
-          testId="refund-reviews"
-          columns={[{ label: t("columns.request") }, { label: t("columns.order") }, { label: t("columns.player") }, { label: t("columns.timeLeft") }, { label: t("columns.status") }, { label: t("columns.requested") }]}
-        >
-          <tbody>
-            {reviews.map((r) => (
-              <tr key={r.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`refund-review-${r.id}`}>
-                <td className="p-3">
-                  <Link href={`/refund-reviews/${r.id}`} className="font-medium underline-offset-2 hover:underline">
-                    {t(`stores.${r.store}`)}
-                  </Link>
-                  <div className="break-all font-mono text-xs text-slate-500">{r.transactionId}</div>
-                  {r.store === "googleplay" && r.state.awaiting ? <div className="text-xs text-slate-600">{t("googleHint")}</div> : null}
-                </td>
-                <td className="p-3">
-                  {r.orderNo ? (
-                    <Link href={orderHref(r.tenantId, r.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                      {r.orderNo}
-                    </Link>
-                  ) : (
-                    <span className="text-slate-500">{t("noOrder")}</span>
-                  )}
-                  <div className="font-mono text-xs text-slate-500">{r.tenantId}</div>
-                </td>
-                <td className="break-all p-3 font-mono text-xs">
-                  {r.playerId ? (
-                    <Link href={playerHref(r.tenantId, r.playerId)} className="underline-offset-2 hover:underline">
-                      {r.playerId}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td className="whitespace-nowrap p-3">
-                  <TimeLeft state={r.state} secondsLeft={r.secondsLeft} />
-                </td>
-                <td className="p-3">
-                  <ReviewStatusBadge status={r.state.status} />
-                </td>
-                <td className="p-3 text-xs text-slate-700">
-                  <Time value={r.requestedAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-    </div>
-  );
+// Prerendered per locale. The deadline queue reads nothing here: the browser reads it from
+// /api/console/refund-reviews (session, orders:view, the caller's products) and lays it out
+// (components/refund-reviews/refund-reviews-view.tsx).
+export default async function RefundReviewsPage({ params }: Props) {
+  setRequestLocale((await params).locale);
+  return <RefundReviewsView />;
 }

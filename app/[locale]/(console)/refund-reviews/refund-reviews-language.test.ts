@@ -85,7 +85,7 @@ describe("refund review words", () => {
     ];
     const stored = KEY_PROBLEMS.map(describeAuthorizationProblem);
     const said = (locale: Locale, error: string, status: ShownStatus = "not-sent", answerable = false) =>
-      render(locale, h(ReviewProblemNotice, { problem: notSentReason(error) ?? { kind: "store-error", error }, state: { status, answerable } }))
+      render(locale, h(ReviewProblemNotice, { problem: notSentReason(error) ?? { kind: "store-error", error }, state: { status, answerable }, keysEnv: API_KEYS_ENV }))
         .replace(/<[^>]*>/g, "")
         .replace(/&#x27;/g, "'");
 

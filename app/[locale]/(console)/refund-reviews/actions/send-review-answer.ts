@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { refundReviewScope } from "@/lib/auth/scope";
@@ -22,8 +21,7 @@ const input = z.object({
 export const sendRefundReviewAnswer = defineAction(
   { name: "refund-reviews.send", permission: "orders:event", input, scope: refundReviewScope((v: z.output<typeof input>) => v.reviewId) },
   async (v, { actor, resource }) => {
-    const result = await sendReviewAnswer({ reviewId: resource.id, actor, customerConsented: v.customerConsented, refundPreference: v.refundPreference });
-    revalidatePath("/refund-reviews");
-    return result;
+    // The page reads the review again itself (its query); nothing is rendered on the server.
+    return sendReviewAnswer({ reviewId: resource.id, actor, customerConsented: v.customerConsented, refundPreference: v.refundPreference });
   },
 );

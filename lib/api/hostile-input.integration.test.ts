@@ -7,6 +7,7 @@ import { grantLine } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/ac
 import { triggerEvent } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
 import { GET as exportAudit } from "@/app/api/console/audit/export/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
+import { GET as playerPage } from "@/app/api/console/players/[tenant]/[playerId]/route";
 import { POST as postEvent } from "@/app/api/v1/orders/[orderNo]/events/route";
 import { POST as postGrant } from "@/app/api/v1/orders/[orderNo]/grants/route";
 import { GET as getOrder } from "@/app/api/v1/orders/[orderNo]/route";
@@ -103,6 +104,10 @@ describe("a NUL in the console", () => {
     signInAs("manager", [TENANT]);
     expect((await call(orderVersion, { params: { tenant: TENANT, orderNo: `${orderNo}${NUL}` }, auth: false })).status).toBe(404);
     expect((await call(orderVersion, { params: { tenant: `${TENANT}${NUL}`, orderNo }, auth: false })).status).toBe(404);
+    expect((await call(playerPage, { params: { tenant: TENANT, playerId: `p${NUL}` }, auth: false })).status).toBe(404);
+    const paged = await call(playerPage, { params: { tenant: TENANT, playerId: "p" }, query: `after=${encodeURIComponent(`2026${NUL}`)}`, auth: false });
+    expect(paged.status).toBe(400);
+    expect(Object.keys(paged.body.error.fields)).toEqual(["after"]);
     const exported = await call(exportAudit, { query: `actor=${encodeURIComponent(`staff:a${NUL}`)}`, auth: false });
     expect(exported.status).toBe(400);
     expect(Object.keys(exported.body.error.fields)).toEqual(["actor"]);

@@ -92,11 +92,12 @@ test("finding: the player page shows lifetime money, exceptions and every order,
 });
 
 test("finding: a player's orders turn page by page in the browser, each page an address of its own", async ({ page, db }) => {
-  // A player with one order more than a page (50): closed orders, which nothing waits on.
+  // A player with one order more than a page (50): closed orders of long ago, which nothing waits on
+  // and no list or chart of recent orders shows to the specs that follow.
   const player = `e2e-pager-${Date.now()}`;
   await db.query(
     `INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state, state_at, created_at, updated_at)
-     SELECT 'fangzhou', $1 || '-' || lpad(n::text, 3, '0'), $1, 600, 'CNY', 'closed', now(), now() - n * interval '1 minute', now()
+     SELECT 'fangzhou', $1 || '-' || lpad(n::text, 3, '0'), $1, 600, 'CNY', 'closed', now() - interval '400 days', now() - interval '400 days' - n * interval '1 minute', now()
      FROM generate_series(1, 51) n`,
     [player],
   );

@@ -32,6 +32,7 @@ const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-
 const SHELLS: readonly { readonly address: RegExp; readonly shell: string }[] = [
   { address: /^\/orders\/([^/]+)\/([^/]+)\/?$/, shell: "/orders/_/_" },
   { address: /^\/refund-reviews\/([^/]+)\/?$/, shell: "/refund-reviews/_" },
+  { address: /^\/players\/([^/]+)\/([^/]+)\/?$/, shell: "/players/_/_" },
 ];
 
 export function proxy(request: NextRequest): NextResponse {

@@ -81,11 +81,49 @@ test("finding: the player page shows lifetime money, exceptions and every order,
   await expect(cny.getByTestId("player-rate")).not.toHaveText("0%");
   await page.screenshot({ path: testInfo.outputPath("player-page.png"), fullPage: true });
 
-  // Another product's player page is not found, like its orders.
+  // Another product's player page is not found, like its orders: the page is a shell, its data read is refused.
   await signIn(page, "agent.xiaoxiao@example.com");
-  const refused = await page.goto(`/players/fangzhou/${encodeURIComponent(target.player_id)}`);
-  expect(refused?.status()).toBe(404);
+  const [refused] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === `/api/console/players/fangzhou/${encodeURIComponent(target.player_id)}`),
+    page.goto(`/players/fangzhou/${encodeURIComponent(target.player_id)}`),
+  ]);
+  expect(refused.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
+test("finding: a player's orders turn page by page in the browser, each page an address of its own", async ({ page, db }) => {
+  // A player with one order more than a page (50): closed orders of long ago, which nothing waits on
+  // and no list or chart of recent orders shows to the specs that follow.
+  const player = `e2e-pager-${Date.now()}`;
+  await db.query(
+    `INSERT INTO orders (tenant_id, order_no, player_id, amount, currency, state, state_at, created_at, updated_at)
+     SELECT 'fangzhou', $1 || '-' || lpad(n::text, 3, '0'), $1, 600, 'CNY', 'closed', now() - interval '400 days', now() - interval '400 days' - n * interval '1 minute', now()
+     FROM generate_series(1, 51) n`,
+    [player],
+  );
+  await signIn(page, "manager@example.com");
+  await page.goto(`/players/fangzhou/${player}`);
+  const rows = page.getByTestId("player-orders").locator("tbody tr");
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText(`${player}-001`);
+  // Set on this document: still there after paging means no page was loaded, only its data.
+  await page.evaluate(() => Object.assign(window, { pagedInPlace: true }));
+  const pager = page.getByRole("navigation", { name: "Pages" });
+
+  await pager.getByRole("link", { name: "Older →" }).click();
+  await expect(page).toHaveURL(new RegExp(`/players/fangzhou/${player}\\?after=`));
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`${player}-051`);
+  await pager.getByRole("link", { name: "← Newer" }).click();
+  await expect(page).toHaveURL(/\?before=/);
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText(`${player}-001`);
+  await expect(pager.getByRole("link", { name: "← Newer" })).toHaveCount(0);
+  await pager.getByRole("link", { name: "Newest" }).click();
+  await expect(page).toHaveURL(new RegExp(`/players/fangzhou/${player}$`));
+  await expect(pager.getByRole("link", { name: "Newest" })).toHaveCount(0);
+  expect(await page.evaluate(() => "pagedInPlace" in window)).toBe(true);
+  await expect(page).toHaveTitle(`Player ${player} · Order Ops`);
 });
 
 test("finding: a saved view appears in the navigation and opens with its filters; the list exports as CSV", async ({ page, db }) => {

@@ -9,6 +9,7 @@ import { GET as exportAudit } from "@/app/api/console/audit/export/route";
 import { GET as auditPage } from "@/app/api/console/audit/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
 import { GET as refundReview } from "@/app/api/console/refund-reviews/[id]/route";
+import { GET as playerPage } from "@/app/api/console/players/[tenant]/[playerId]/route";
 import { POST as postEvent } from "@/app/api/v1/orders/[orderNo]/events/route";
 import { POST as postGrant } from "@/app/api/v1/orders/[orderNo]/grants/route";
 import { GET as getOrder } from "@/app/api/v1/orders/[orderNo]/route";
@@ -106,6 +107,10 @@ describe("a NUL in the console", () => {
     expect((await call(orderVersion, { params: { tenant: TENANT, orderNo: `${orderNo}${NUL}` }, auth: false })).status).toBe(404);
     expect((await call(orderVersion, { params: { tenant: `${TENANT}${NUL}`, orderNo }, auth: false })).status).toBe(404);
     expect((await call(refundReview, { params: { id: `1${NUL}` }, auth: false })).status).toBe(404);
+    expect((await call(playerPage, { params: { tenant: TENANT, playerId: `p${NUL}` }, auth: false })).status).toBe(404);
+    const paged = await call(playerPage, { params: { tenant: TENANT, playerId: "p" }, query: `after=${encodeURIComponent(`2026${NUL}`)}`, auth: false });
+    expect(paged.status).toBe(400);
+    expect(Object.keys(paged.body.error.fields)).toEqual(["after"]);
     const exported = await call(exportAudit, { query: `actor=${encodeURIComponent(`staff:a${NUL}`)}`, auth: false });
     expect(exported.status).toBe(400);
     expect(Object.keys(exported.body.error.fields)).toEqual(["actor"]);

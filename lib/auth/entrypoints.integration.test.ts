@@ -80,7 +80,7 @@ async function tableCounts(): Promise<Record<string, number>> {
 const deniedCount = () => getPrisma().auditEvent.count({ where: { action: "access.denied" } });
 
 /** Resources of tenant HOME that the samples point at. */
-const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, reviewId: 0 };
+const home = { orderNo: "", playerId: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, reviewId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -88,6 +88,7 @@ beforeAll(async () => {
   const order = await createOrder(getPool(), { tenantId: HOME, amount: 6_00 });
   await transit({ orderId: order.id, event: "pay", bizKey: "txn-scope", amount: 6_00, actor: "channel", source: "callback" });
   home.orderNo = order.orderNo;
+  home.playerId = order.playerId;
   home.batchId = randomUUID();
   await startBatch({ batchId: home.batchId, tenantId: HOME, orderNos: [order.orderNo], reason: "scope test", actor: "test" });
   home.approvalId = (await requestRefundApproval({ tenantId: HOME, orderId: order.id, requestedBy: "staff:a", reason: "asked", requestKey: randomUUID() })).id;
@@ -175,6 +176,7 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
 const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, string>; query?: string }>> = {
   "app/api/console/orders/[tenant]/[orderNo]/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
   "app/api/console/orders/[tenant]/[orderNo]/page/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
+  "app/api/console/players/[tenant]/[playerId]/route.ts": () => ({ params: { tenant: HOME, playerId: home.playerId } }),
   "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
   "app/api/console/refund-reviews/[id]/route.ts": () => ({ params: { id: String(home.reviewId) } }),
   "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),

@@ -42,6 +42,11 @@ describe("proxy: the page that answers an address", () => {
     expect(answer("/refund-reviews", { cookie: SESSION }).rewrite).toBe("/en/refund-reviews");
   });
 
+  it("is the one player shell for every player, whatever page of their orders", () => {
+    expect(answer("/players/xiaoxiao/p-1?after=2026-01-01T00:00:00.000000Z_7", { cookie: SESSION }).rewrite).toBe("/en/players/_/_?after=2026-01-01T00:00:00.000000Z_7");
+    expect(answer("/players/xiaoxiao/p%00", { cookie: SESSION }).rewrite).toBe(`/en${NOT_FOUND_PATH}`);
+  });
+
   it("sends an address naming a locale to the one without it, and a browser without a session to sign-in", () => {
     expect(answer("/zh/orders?x=1", { cookie: SESSION })).toMatchObject({ status: 307, location: "/orders?x=1" });
     expect(answer("/queues?cases=mine")).toMatchObject({ status: 307, location: "/sign-in?callbackUrl=%2Fqueues%3Fcases%3Dmine" });

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { rows } from "@/lib/db/sql";
+import { rows, type Queryable } from "@/lib/db/sql";
 import { STORES } from "@/lib/orders/store-names";
 import { REFUND_SIGNALS } from "@/lib/stores/apple/model";
 import { NOTIFICATION_OUTCOMES } from "@/lib/stores/model";
@@ -59,8 +59,8 @@ export const PLAYER_STORE_EVENTS_SQL = `
   ORDER BY n.signed_at DESC, n.id DESC
   LIMIT $4`;
 
-export async function playerStoreEvents(tenantId: string, playerId: string, limit = PLAYER_STORE_EVENT_LIMIT): Promise<PlayerStoreEvents> {
-  const found = await rows(getPool(), eventRow, PLAYER_STORE_EVENTS_SQL, [tenantId, playerId, STORE_EVENT_TYPES, limit]);
+export async function playerStoreEvents(tenantId: string, playerId: string, db: Queryable = getPool(), limit = PLAYER_STORE_EVENT_LIMIT): Promise<PlayerStoreEvents> {
+  const found = await rows(db, eventRow, PLAYER_STORE_EVENTS_SQL, [tenantId, playerId, STORE_EVENT_TYPES, limit]);
   return {
     events: found.map(({ refunds: _r, reversals: _v, total: _t, ...e }) => e),
     total: found[0]?.total ?? 0,

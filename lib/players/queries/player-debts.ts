@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { rows } from "@/lib/db/sql";
+import { rows, type Queryable } from "@/lib/db/sql";
 
 // What a player owes after refunds taken back under the `negative-balance` rule (issue 16): per sku,
 // the units taken back (negative take_backs rows) less the units given back when a store reversed
@@ -19,9 +19,9 @@ const debtRow = z.object({
 export type PlayerDebt = z.output<typeof debtRow>;
 
 /** Only skus (and, under each, orders) whose take-backs do not cancel out: a reversed refund leaves no debt. */
-export async function playerDebts(tenantId: string, playerId: string): Promise<PlayerDebt[]> {
+export async function playerDebts(tenantId: string, playerId: string, db: Queryable = getPool()): Promise<PlayerDebt[]> {
   return rows(
-    getPool(),
+    db,
     debtRow,
     `SELECT d.sku, d.kind, sum(d.owed)::int AS owed,
             json_agg(json_build_object('orderNo', o.order_no, 'owed', d.owed, 'at', d.at) ORDER BY d.at DESC, o.order_no) AS orders

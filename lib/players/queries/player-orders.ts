@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
-import { rows } from "@/lib/db/sql";
+import { rows, type Queryable } from "@/lib/db/sql";
 import { ORDER_STATES, type OrderState } from "@/lib/orders/machine";
 
 // Every order of one player in one product, newest first, a keyset page at a time: a range of
@@ -78,11 +78,11 @@ export async function playerOrders(input: {
   readonly after?: PlayerOrderCursor | undefined;
   readonly before?: PlayerOrderCursor | undefined;
   readonly limit?: number;
-}): Promise<PlayerOrdersPage> {
+}, db: Queryable = getPool()): Promise<PlayerOrdersPage> {
   const limit = input.limit ?? PLAYER_PAGE_SIZE;
   const direction = input.before ? "newer" : "older";
   const cursor = input.before ?? input.after;
-  const found = await rows(getPool(), orderRow, PLAYER_ORDERS_SQL[direction], [
+  const found = await rows(db, orderRow, PLAYER_ORDERS_SQL[direction], [
     input.tenantId,
     input.playerId,
     cursor?.createdAt ?? null,

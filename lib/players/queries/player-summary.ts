@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { ACTIVE_STATUSES } from "@/lib/cases/model";
 import { getPool } from "@/lib/db/pool";
-import { rows } from "@/lib/db/sql";
+import { rows, type Queryable } from "@/lib/db/sql";
 
 // What a player has paid and had back over their lifetime in one product, and the exceptions of
 // their orders still open: what an agent or a manager reads to spot refund abuse.
@@ -119,11 +119,11 @@ export const PLAYER_SUMMARY_SQL = {
                ORDER BY e.created_at DESC, e.id DESC LIMIT $4`,
 } as const;
 
-export async function playerSummary(tenantId: string, playerId: string, options: { exceptionLimit?: number } = {}): Promise<PlayerSummary> {
-  const [money, exceptions] = await Promise.all([
-    rows(getPool(), moneyRow, PLAYER_SUMMARY_SQL.money, [tenantId, playerId]),
-    rows(getPool(), exceptionRow, PLAYER_SUMMARY_SQL.exceptions, [tenantId, playerId, ACTIVE_STATUSES, options.exceptionLimit ?? PLAYER_EXCEPTION_LIMIT]),
-  ]);
+export async function playerSummary(tenantId: string, playerId: string, options: { exceptionLimit?: number; db?: Queryable } = {}): Promise<PlayerSummary> {
+  const db = options.db ?? getPool();
+  // One after another: on one connection (a read model's snapshot) statements run one at a time anyway.
+  const money = await rows(db, moneyRow, PLAYER_SUMMARY_SQL.money, [tenantId, playerId]);
+  const exceptions = await rows(db, exceptionRow, PLAYER_SUMMARY_SQL.exceptions, [tenantId, playerId, ACTIVE_STATUSES, options.exceptionLimit ?? PLAYER_EXCEPTION_LIMIT]);
   return {
     money: money.map(({ firstAt: _first, lastAt: _last, ...m }) => m),
     firstOrderAt: money.length ? new Date(Math.min(...money.map((m) => m.firstAt.getTime()))) : null,

@@ -1,318 +1,34 @@
 import type { Metadata } from "next";
-import { Link } from "@/components/ui/link";
-import { getLocale, getTranslations } from "next-intl/server";
-import { orderHref } from "@/components/orders/orders-table";
-import { ExceptionKindName } from "@/components/orders/names";
-import { StateBadge } from "@/components/orders/state-badge";
-import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
-import { CopyButton } from "@/components/ui/copy-button";
-import { Table } from "@/components/ui/table";
-import { Time } from "@/components/ui/time";
-import { pathSegment, requireResource, requireStaff } from "@/lib/auth/page";
-import { tenantScope } from "@/lib/auth/scope";
-import { getPrisma } from "@/lib/db/prisma";
-import { formatMoney } from "@/lib/format";
-import {
-  decodePlayerCursor,
-  encodePlayerCursor,
-  playerOrders,
-  type PlayerOrderCursor,
-} from "@/lib/players/queries/player-orders";
-import { playerDebts } from "@/lib/players/queries/player-debts";
-import { playerStoreEvents } from "@/lib/stores/player-store-events";
-import { playerSummary, refundRate, type PlayerMoney } from "@/lib/players/queries/player-summary";
-import { refundWatch } from "@/lib/players/refund-watch";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { Suspense } from "react";
+import { PlayerPageLoading, PlayerPageView } from "@/components/players/player-page-view";
 
-export const dynamic = "force-dynamic";
+// A shell reads nothing of the request: the build fails if this page ever does.
+export const dynamic = "error";
 
-type Props = {
-  params: Promise<{ tenant: string; playerId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+type Props = { params: Promise<{ locale: string }> };
 
+// One shell for every player, prerendered per locale: proxy.ts rewrites /players/<tenant>/<playerId>
+// to /<locale>/players/_/_, and the view takes the player from the browser's address and the page of
+// orders from its query string. It reads nothing here: the browser reads the player's read model from
+// its JSON route (app/api/console/players/[tenant]/[playerId]), which checks the session, the
+// permission and the product, and lays it out (components/players/player-page-view.tsx). Suspense:
+// the view reads the query string.
+export function generateStaticParams() {
+  return [{ tenant: "_", playerId: "_" }];
+}
+export const dynamicParams = false;
+
+// The shell names no player; the view names the tab after the one it shows (useRecordTitle).
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { playerId } = await params;
-  return { title: (await getTranslations("player"))("pageTitle", { playerId: pathSegment(playerId) }) };
+  return { title: (await getTranslations({ locale: (await params).locale, namespace: "player" }))("kicker") };
 }
 
-const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * One player in one product: what they paid and had back over their lifetime, the cases of their
- * orders still open, and every order, newest first. The product resolves through the scope rules:
- * outside the caller's products this is the not-found page (audited), like an order would be.
- */
-export default async function PlayerPage({ params, searchParams }: Props) {
-  const staff = await requireStaff("orders:view");
-  const raw = await params;
-  const tenant = pathSegment(raw.tenant);
-  const playerId = pathSegment(raw.playerId);
-  const { tenantId } = await requireResource(staff, tenantScope((v: { tenant: string }) => v.tenant), { tenant });
-  const query = await searchParams;
-  const after = decodePlayerCursor(first(query.after));
-  const before = after ? undefined : decodePlayerCursor(first(query.before));
-
-  const [product, summary, storeEvents, debts, page, t, locale] = await Promise.all([
-    getPrisma().tenant.findUnique({ where: { id: tenantId }, select: { name: true, settings: { select: { refundWatchPercent: true } } } }),
-    playerSummary(tenantId, playerId),
-    playerStoreEvents(tenantId, playerId),
-    playerDebts(tenantId, playerId),
-    playerOrders({ tenantId, playerId, after, before }),
-    getTranslations("player"),
-    getLocale(),
-  ]);
-  const base = `/players/${encodeURIComponent(tenantId)}/${encodeURIComponent(playerId)}`;
-  const pageHref = (cursor?: { after: PlayerOrderCursor } | { before: PlayerOrderCursor }) =>
-    !cursor ? base : "after" in cursor ? `${base}?after=${encodePlayerCursor(cursor.after)}` : `${base}?before=${encodePlayerCursor(cursor.before)}`;
-  const firstPage = !after && !before;
-  const watch = refundWatch(product?.settings?.refundWatchPercent ?? null, summary.money);
-
+export default async function PlayerPage({ params }: Props) {
+  setRequestLocale((await params).locale);
   return (
-    <div className="space-y-6">
-      <header className="rounded-lg border border-slate-200 bg-white p-5">
-        <p className="text-sm text-slate-500">{t("kicker")}</p>
-        <div className="mt-1 flex flex-wrap items-center gap-2">
-          <h1 className="break-all font-mono text-xl font-semibold" data-testid="player-id">
-            {playerId}
-          </h1>
-          <CopyButton value={playerId} label={t("copy")} />
-        </div>
-        <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
-          <dt className="text-slate-500">{t("product")}</dt>
-          <dd>
-            {product?.name ?? tenantId} <span className="font-mono text-xs text-slate-500">{tenantId}</span>
-          </dd>
-          {summary.firstOrderAt && summary.lastOrderAt ? (
-            <>
-              <dt className="text-slate-500">{t("firstOrder")}</dt>
-              <dd>
-                <Time value={summary.firstOrderAt} />
-              </dd>
-              <dt className="text-slate-500">{t("lastOrder")}</dt>
-              <dd>
-                <Time value={summary.lastOrderAt} />
-              </dd>
-            </>
-          ) : null}
-        </dl>
-        {watch ? (
-          <div className="mt-4">
-            <RefundWatchBanner watch={watch} tenantId={tenantId} playerId={playerId} linked={false} />
-          </div>
-        ) : null}
-      </header>
-
-      <section aria-labelledby="player-money-heading" className="space-y-2">
-        <h2 id="player-money-heading" className="font-semibold">
-          {t("money.title")}
-        </h2>
-        {summary.money.length === 0 ? (
-          <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{t("money.none")}</p>
-        ) : (
-          <div className="grid gap-3 md:grid-cols-2" data-testid="player-money">
-            {summary.money.map((m) => (
-              <MoneyCard key={m.currency} money={m} locale={locale} />
-            ))}
-          </div>
-        )}
-        <p className="max-w-3xl text-xs text-slate-500">{t("money.definition")}</p>
-      </section>
-
-      {/* Only when the player owes something: a debt from a refund taken back under the negative-balance rule. */}
-      {debts.length > 0 ? (
-        <section aria-labelledby="player-debts-heading" className="space-y-2">
-          <h2 id="player-debts-heading" className="font-semibold">
-            {t("debts.title")}
-          </h2>
-          <p className="max-w-3xl text-sm text-slate-600">{t("debts.description")}</p>
-          <Table caption={t("debts.caption")} testId="player-debts" border="border-amber-200" columns={[{ label: t("debts.sku") }, { label: t("debts.owed"), align: "right" }, { label: t("debts.orders") }]}>
-            <tbody>
-              {debts.map((d) => (
-                <tr key={`${d.sku}/${d.kind}`} className="border-b border-slate-100 align-top last:border-0" data-testid={`player-debt-${d.sku}`}>
-                  <td className="p-3">
-                    <span className="font-mono">{d.sku}</span> <span className="font-mono text-xs text-slate-500">{d.kind}</span>
-                  </td>
-                  <td className="whitespace-nowrap p-3 text-right font-semibold tabular-nums text-red-700">{d.owed > 0 ? `−${d.owed}` : `+${-d.owed}`}</td>
-                  <td className="p-3">
-                    <ul className="space-y-0.5">
-                      {d.orders.map((o) => (
-                        <li key={o.orderNo} className="text-xs">
-                          <Link href={orderHref(tenantId, o.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                            {o.orderNo}
-                          </Link>{" "}
-                          <span className="tabular-nums text-slate-600">{t("debts.fromOrder", { units: o.owed })}</span> <Time value={o.at} />
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </section>
-      ) : null}
-
-      <section aria-labelledby="player-exceptions-heading" className="space-y-2">
-        <h2 id="player-exceptions-heading" className="font-semibold">
-          {t("exceptions.title", { count: summary.exceptionCount })}
-        </h2>
-        {summary.exceptions.length === 0 ? (
-          <p className="text-sm text-slate-600">{t("exceptions.none")}</p>
-        ) : (
-          <Table caption={t("exceptions.caption")} testId="player-exceptions" border="border-red-200" columns={[{ label: t("exceptions.kind") }, { label: t("orders.orderNo") }, { label: t("orders.amount"), align: "right" }, { label: t("exceptions.status") }, { label: t("exceptions.filed") }]}>
-            <tbody>
-              {summary.exceptions.map((e) => (
-                <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
-                  <td className="p-3">
-                    <ExceptionKindName kind={e.kind} />
-                    {e.bizKey ? <div className="break-all font-mono text-xs text-slate-500">{e.bizKey}</div> : null}
-                  </td>
-                  <td className="p-3">
-                    <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                      {e.orderNo}
-                    </Link>
-                  </td>
-                  <td className="whitespace-nowrap p-3 text-right tabular-nums">{e.amount !== null ? formatMoney(e.amount, e.currency, locale) : "—"}</td>
-                  <td className="whitespace-nowrap p-3">
-                    {t(`exceptions.statuses.${e.status === "in-progress" ? "inProgress" : "open"}`)}
-                    {e.overdue ? <span className="ml-2 rounded bg-red-50 px-1.5 py-0.5 text-xs text-red-800">{t("exceptions.overdue")}</span> : null}
-                  </td>
-                  <td className="p-3 text-xs text-slate-700">
-                    <Time value={e.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-      </section>
-
-      <section aria-labelledby="player-store-heading" className="space-y-2">
-        <h2 id="player-store-heading" className="font-semibold">
-          {t("storeEvents.title")}
-        </h2>
-        {storeEvents.total === 0 ? (
-          <p className="text-sm text-slate-600">{t("storeEvents.none")}</p>
-        ) : (
-          <>
-            <p className="text-sm text-slate-700" data-testid="player-store-summary">
-              {t("storeEvents.summary", { refunds: storeEvents.refunds, reversals: storeEvents.reversals })}
-            </p>
-            <Table caption={t("storeEvents.caption")} testId="player-store-events" columns={[{ label: t("storeEvents.type") }, { label: t("storeEvents.store") }, { label: t("storeEvents.orderNo") }, { label: t("storeEvents.transaction") }, { label: t("storeEvents.outcome") }, { label: t("storeEvents.signed") }]}>
-              <tbody>
-                {storeEvents.events.map((e) => (
-                  <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
-                    <td className="p-3">{e.partial ? t("storeEvents.partialVoid") : t(`storeEvents.types.${e.type}`)}</td>
-                    <td className="whitespace-nowrap p-3">{t(`storeEvents.stores.${e.store}`)}</td>
-                    <td className="p-3">
-                      <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                        {e.orderNo}
-                      </Link>
-                    </td>
-                    <td className="break-all p-3 font-mono text-xs text-slate-700">{e.transactionId ?? "—"}</td>
-                    <td className="p-3">{t(`storeEvents.outcomes.${e.outcome}`)}</td>
-                    <td className="p-3 text-xs text-slate-700">
-                      <Time value={e.signedAt} />
-                      {e.deadlineAt ? (
-                        <div className="text-slate-500">
-                          {t("storeEvents.deadline")} <Time value={e.deadlineAt} />
-                        </div>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </>
-        )}
-      </section>
-
-      <section aria-labelledby="player-orders-heading" className="space-y-3">
-        <h2 id="player-orders-heading" className="font-semibold">
-          {t("orders.title")}
-        </h2>
-        {page.rows.length === 0 ? (
-          <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{firstPage ? t("orders.none") : t("orders.pageEmpty")}</p>
-        ) : (
-          <Table caption={t("orders.caption")} testId="player-orders" columns={[{ label: t("orders.orderNo") }, { label: t("orders.amount"), align: "right" }, { label: t("orders.state") }, { label: t("orders.since") }, { label: t("orders.created") }]}>
-            <tbody>
-              {page.rows.map((o) => (
-                <tr key={o.id} className="border-b border-slate-100 align-top last:border-0">
-                  <td className="whitespace-nowrap p-3">
-                    <Link href={orderHref(tenantId, o.orderNo)} className="font-mono font-medium underline-offset-2 hover:underline">
-                      {o.orderNo}
-                    </Link>
-                  </td>
-                  <td className="whitespace-nowrap p-3 text-right tabular-nums">{formatMoney(o.amount, o.currency, locale)}</td>
-                  <td className="whitespace-nowrap p-3">
-                    <StateBadge state={o.state} />
-                  </td>
-                  <td className="p-3 text-xs text-slate-700">
-                    <Time value={o.stateAt} />
-                  </td>
-                  <td className="p-3 text-xs text-slate-700">
-                    <Time value={o.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-        <nav aria-label={t("orders.pages")} className="flex items-center gap-2">
-          {!firstPage ? (
-            <Link href={pageHref()} className={LINK}>
-              {t("orders.newest")}
-            </Link>
-          ) : null}
-          {page.newer ? (
-            <Link href={pageHref({ before: page.newer })} className={LINK} rel="prev">
-              {t("orders.newer")}
-            </Link>
-          ) : null}
-          {page.older ? (
-            <Link href={pageHref({ after: page.older })} className={`ml-auto ${LINK}`} rel="next">
-              {t("orders.older")}
-            </Link>
-          ) : null}
-        </nav>
-      </section>
-    </div>
-  );
-}
-
-async function MoneyCard({ money, locale }: { money: PlayerMoney; locale: string }) {
-  const t = await getTranslations("player.money");
-  const rate = refundRate(money);
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`player-money-${money.currency}`}>
-      <p className="font-mono text-xs text-slate-500">{money.currency}</p>
-      <dl className="mt-2 grid grid-cols-3 gap-3">
-        <div>
-          <dt className="text-xs text-slate-500">{t("paid")}</dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="player-paid">
-            {formatMoney(money.paid, money.currency, locale)}
-          </dd>
-          <dd className="text-xs text-slate-500">{t("paidOrders", { count: money.paidOrders })}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-500">{t("refunded")}</dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="player-refunded">
-            {formatMoney(money.refunded, money.currency, locale)}
-          </dd>
-          <dd className="text-xs text-slate-500">{t("refundedOrders", { count: money.refundedOrders })}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-500">{t("rate")}</dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="player-rate">
-            {new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }).format(rate)}
-          </dd>
-          <dd className="text-xs text-slate-500">{t("ordersTotal", { count: money.orders })}</dd>
-        </div>
-      </dl>
-    </div>
+    <Suspense fallback={<PlayerPageLoading />}>
+      <PlayerPageView />
+    </Suspense>
   );
 }

@@ -31,6 +31,8 @@ const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-
  */
 const SHELLS: readonly { readonly address: RegExp; readonly shell: string }[] = [
   { address: /^\/orders\/([^/]+)\/([^/]+)\/?$/, shell: "/orders/_/_" },
+  // /admin/users/new is a page of its own.
+  { address: /^\/admin\/users\/(?!new\/?$)([^/]+)\/?$/, shell: "/admin/users/_" },
 ];
 
 export function proxy(request: NextRequest): NextResponse {

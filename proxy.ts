@@ -14,8 +14,9 @@ import { decodePathSegment } from "@/lib/path-segment";
 //   one without it (the cookie decides);
 // - every order is answered by the one order shell, /<locale>/orders/_/_, which reads the order
 //   from the browser's address (so is every player, refund review and staff member: SHELLS); an
-//   address whose record segment holds a NUL names no record: not found, here (one whose escapes do not decode never gets here: the listener sends it to
-//   NOT_FOUND_PATH, as Next's router would fail on it);
+//   address whose record segment holds a NUL names no record: not found, here (one whose escapes do
+//   not decode never gets here: the listener sends it to NOT_FOUND_PATH, as Next's router would fail
+//   on it);
 // - a browser without a session cookie is sent to sign-in before any page is served;
 // - an API path whose escapes do not decode is not found, here.
 // What every request and response carries (the request id, the caller's address, the
@@ -33,6 +34,8 @@ const SHELLS: readonly { readonly address: RegExp; readonly shell: string }[] = 
   { address: /^\/orders\/([^/]+)\/([^/]+)\/?$/, shell: "/orders/_/_" },
   { address: /^\/refund-reviews\/([^/]+)\/?$/, shell: "/refund-reviews/_" },
   { address: /^\/players\/([^/]+)\/([^/]+)\/?$/, shell: "/players/_/_" },
+  // /admin/users/new is a page of its own.
+  { address: /^\/admin\/users\/(?!new\/?$)([^/]+)\/?$/, shell: "/admin/users/_" },
 ];
 
 export function proxy(request: NextRequest): NextResponse {

@@ -4,6 +4,7 @@ import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
 import { createUser } from "@/app/[locale]/(console)/admin/users/actions/create-user";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -31,6 +32,7 @@ export function CreateUserForm({
   const [tenantIds, setTenantIds] = useState<string[]>([]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
+  const refresh = useRefreshView();
   const fieldError = (name: string) => (outcome && !outcome.ok ? outcome.error.fields?.[name]?.[0] : undefined);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -50,6 +52,7 @@ export function CreateUserForm({
         formElement.reset();
         setTenantIds([]);
         setOutcome({ ok: true, ...result.data });
+        void refresh();
       } else {
         setOutcome({ ok: false, error: result.error });
       }

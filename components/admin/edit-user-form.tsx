@@ -3,6 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
 import { updateUser } from "@/app/[locale]/(console)/admin/users/actions/update-user";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -39,6 +40,7 @@ export function EditUserForm({
   const [tenantIds, setTenantIds] = useState<string[]>([...user.tenantIds]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
+  const refresh = useRefreshView();
   const fieldError = (name: string) => (outcome && !outcome.ok ? outcome.error.fields?.[name]?.[0] : undefined);
   const fieldList = (fields: readonly ChangedField[]) =>
     new Intl.ListFormat(locale, { type: "conjunction" }).format(fields.map((f) => t(`edit.fields.${f}`)));
@@ -55,6 +57,9 @@ export function EditUserForm({
         tenantIds,
       });
       setOutcome(result.ok ? { ok: true, changed: result.data.changed } : { ok: false, error: result.error });
+      // The page's header (role) reads the account again; the form keeps what was typed. On one's own
+      // account the change has ended the session: the read is refused and sends to sign-in, as said.
+      if (result.ok && result.data.changed.length > 0) void refresh();
     });
   }
 

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { setUserDisabled } from "@/app/[locale]/(console)/admin/users/actions/set-user-disabled";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { PublicError } from "@/lib/errors";
@@ -13,11 +14,14 @@ export function UserStatusForm({ id, email, disabled, isSelf }: { id: number; em
   const t = useTranslations("admin");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
+  const refresh = useRefreshView();
 
   function toggle() {
     startTransition(async () => {
       const result = await setUserDisabled({ id, disabled: !disabled });
       setOutcome(result.ok ? { ok: true, ...result.data } : { ok: false, error: result.error });
+      // The status shown (and so the button offered) comes from the account read again.
+      if (result.ok) void refresh();
     });
   }
 

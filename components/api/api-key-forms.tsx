@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { createApiKeyAction } from "@/app/[locale]/(console)/admin/api-keys/actions/create-api-key";
 import { revokeApiKeyAction } from "@/app/[locale]/(console)/admin/api-keys/actions/revoke-api-key";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -15,6 +16,7 @@ export function CreateApiKeyForm({ tenants }: { tenants: readonly string[] }) {
   const [created, setCreated] = useState<{ key: string; prefix: string } | null>(null);
   const [error, setError] = useState<PublicError | null>(null);
   const [busy, startTransition] = useTransition();
+  const refresh = useRefreshView();
   const nameError = error?.fields?.name?.[0];
   return (
     <form
@@ -23,8 +25,10 @@ export function CreateApiKeyForm({ tenants }: { tenants: readonly string[] }) {
         startTransition(async () => {
           const result = await createApiKeyAction({ tenant: String(form.get("tenant")), name: String(form.get("name") ?? "") });
           if (result.ok) {
+            // The secret is shown from this answer, once; the list read again names the key by its prefix only.
             setCreated(result.data);
             setError(null);
+            void refresh();
           } else setError(result.error);
         })
       }
@@ -68,6 +72,7 @@ export function RevokeApiKeyButton({ prefix }: { prefix: string }) {
   const t = useTranslations("admin.apiKeys");
   const [busy, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  const refresh = useRefreshView();
   return (
     <span>
       <Button
@@ -79,6 +84,7 @@ export function RevokeApiKeyButton({ prefix }: { prefix: string }) {
           startTransition(async () => {
             const result = await revokeApiKeyAction({ prefix });
             setError(result.ok ? null : result.error.message);
+            if (result.ok) void refresh();
           });
         }}
       >

@@ -7,25 +7,7 @@ import { MAX_NOTE_SEARCH, OFFERED_ORDER_EVENTS, REASON_FILTERS } from "@/lib/aud
 import { ACTION_KINDS, actionsOfKind, AUDIT_KINDS, KNOWN_ACTIONS } from "@/lib/audit/queries/kinds";
 import type { TenantChoice } from "@/lib/audit/queries/tenant-choices";
 import { SOURCES } from "@/lib/orders/machine";
-
-/** A value for <input type="datetime-local">: the instant in UTC, to the second. */
-function utcInputValue(date: Date | undefined): string {
-  return date ? date.toISOString().slice(0, 19) : "";
-}
-
-/** A log's "from" and "to" filters: UTC date-times to the second, as the log stores them. */
-export function UtcRangeFields({ idPrefix, from, to, labels }: { idPrefix: string; from?: Date; to?: Date; labels: { from: string; to: string; hint: string } }) {
-  return (
-    <>
-      <Field label={labels.from} htmlFor={`${idPrefix}-from`} hint={labels.hint}>
-        <Input id={`${idPrefix}-from`} name="from" type="datetime-local" step={1} defaultValue={utcInputValue(from)} />
-      </Field>
-      <Field label={labels.to} htmlFor={`${idPrefix}-to`} hint={labels.hint}>
-        <Input id={`${idPrefix}-to`} name="to" type="datetime-local" step={1} defaultValue={utcInputValue(to)} />
-      </Field>
-    </>
-  );
-}
+import { UtcRangeFields } from "./utc-range-fields";
 
 /**
  * The filters as a plain GET form: works without JavaScript, and the URL it makes is the one to

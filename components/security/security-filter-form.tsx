@@ -1,6 +1,6 @@
 import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
-import { UtcRangeFields } from "@/components/audit/audit-filter-form";
+import { UtcRangeFields } from "@/components/audit/utc-range-fields";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { actionsOfKind, SECURITY_KINDS } from "@/lib/audit/queries/kinds";

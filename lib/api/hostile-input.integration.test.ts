@@ -5,6 +5,8 @@ import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { grantLine } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/grant-line";
 import { triggerEvent } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
+import { GET as securityLog } from "@/app/api/console/admin/security/route";
+import { GET as staffUser } from "@/app/api/console/admin/users/[id]/route";
 import { GET as exportAudit } from "@/app/api/console/audit/export/route";
 import { GET as auditPage } from "@/app/api/console/audit/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
@@ -122,6 +124,14 @@ describe("a NUL in the console", () => {
     const dropped = await call(auditPage, { query: new URLSearchParams({ query: new URLSearchParams({ actor: `staff:a${NUL}` }).toString() }).toString(), auth: false });
     expect(dropped.status).toBe(200);
     expect(dropped.body.json.invalid).toEqual([{ field: "actor", problem: { kind: "control-characters" } }]);
+
+    // The admin pages' models: a staff id is no NUL; the security log drops a filter holding one.
+    signInAs("admin", [TENANT]);
+    expect((await call(staffUser, { params: { id: `1${NUL}` }, auth: false })).status).toBe(404);
+    const log = await call(securityLog, { query: new URLSearchParams({ query: `who=a${encodeURIComponent(NUL)}` }).toString(), auth: false });
+    expect(log.status).toBe(200);
+    expect(log.body.json.invalid).toEqual([{ field: "who", problem: { kind: "control-characters" } }]);
+    expect((await call(securityLog, { query: `query=${encodeURIComponent(`who=a${NUL}`)}`, auth: false })).status).toBe(400);
   });
 
   it("in a server action's input (object or form) is { ok: false } naming the field, nothing written", async () => {

@@ -182,6 +182,7 @@ const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, stri
   "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/orders/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/settings/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
+  "app/api/console/admin/users/[id]/route.ts": () => ({ params: { id: String(home.staffId) } }),
 };
 
 type Action = ((input: unknown) => Promise<{ ok: boolean; error?: { code: string } }>) & {

@@ -47,6 +47,16 @@ describe("proxy: the page that answers an address", () => {
     expect(answer("/players/xiaoxiao/p%00", { cookie: SESSION }).rewrite).toBe(`/en${NOT_FOUND_PATH}`);
   });
 
+  it("is the one staff member shell for every account, but the create form is its own page", () => {
+    expect(answer("/admin/users/42", { cookie: SESSION }).rewrite).toBe("/en/admin/users/_");
+    expect(answer("/admin/users/42/", { cookie: `${SESSION}; orderops-locale=zh` }).rewrite).toBe("/zh/admin/users/_");
+    expect(answer("/admin/users/newer", { cookie: SESSION }).rewrite).toBe("/en/admin/users/_");
+    expect(answer("/admin/users/new", { cookie: SESSION }).rewrite).toBe("/en/admin/users/new");
+    expect(answer("/admin/users/new/", { cookie: SESSION }).rewrite).toBe("/en/admin/users/new/");
+    expect(answer("/admin/users", { cookie: SESSION }).rewrite).toBe("/en/admin/users");
+    expect(answer("/admin/users/4%002", { cookie: SESSION }).rewrite).toBe(`/en${NOT_FOUND_PATH}`);
+  });
+
   it("sends an address naming a locale to the one without it, and a browser without a session to sign-in", () => {
     expect(answer("/zh/orders?x=1", { cookie: SESSION })).toMatchObject({ status: 307, location: "/orders?x=1" });
     expect(answer("/queues?cases=mine")).toMatchObject({ status: 307, location: "/sign-in?callbackUrl=%2Fqueues%3Fcases%3Dmine" });

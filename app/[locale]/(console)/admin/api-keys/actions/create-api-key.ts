@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createApiKey } from "@/lib/api/keys";
 import { defineAction } from "@/lib/auth/action";
@@ -22,7 +21,6 @@ export const createApiKeyAction = defineAction(
   { name: "apikeys.create", permission: "apikeys:manage", input, scope: tenantScope((v: z.output<typeof input>) => v.tenant) },
   async ({ name }, { actor, resource }) => {
     const { key, summary } = await createApiKey({ tenantId: resource.tenantId, name, actor });
-    revalidatePath("/admin/api-keys");
     return { key, prefix: summary.prefix };
   },
 );

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { revokeApiKey } from "@/lib/api/keys";
 import { defineAction } from "@/lib/auth/action";
@@ -13,7 +12,6 @@ export const revokeApiKeyAction = defineAction(
   { name: "apikeys.revoke", permission: "apikeys:manage", input, scope: apiKeyScope((v: z.output<typeof input>) => v.prefix) },
   async (_input, { actor, resource }) => {
     const { revoked } = await revokeApiKey(resource, actor);
-    revalidatePath("/admin/api-keys");
     return { prefix: resource.prefix, revoked };
   },
 );

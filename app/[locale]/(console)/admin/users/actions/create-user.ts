@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
@@ -31,7 +30,6 @@ export const createUser = defineAction(
   async (data, { staff }) => {
     const password = data.password || generateStaffPassword();
     const account = await createStaffUser({ ...data, password }, administratorOf(staff));
-    revalidatePath("/admin/users");
     // Only a generated password travels back: the admin already has the one they typed.
     return { id: account.id, email: account.email, generatedPassword: data.password ? null : password };
   },

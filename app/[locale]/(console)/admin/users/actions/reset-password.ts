@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
@@ -25,8 +24,6 @@ export const resetPassword = defineAction(
   async ({ password }, { staff, resource }) => {
     const newPassword = password || generateStaffPassword();
     const account = await resetStaffPassword(resource.id, newPassword, administratorOf(staff));
-    revalidatePath("/admin/users");
-    revalidatePath(`/admin/users/${resource.id}`);
     // Only a generated password travels back: the admin already has the one they typed.
     return { email: account.email, generatedPassword: password ? null : newPassword };
   },

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { staffUserScope } from "@/lib/auth/scope";
@@ -18,10 +17,6 @@ export const setUserDisabled = defineAction(
   { name: "users.set-disabled", permission: "users:manage", input, scope: staffUserScope((v: z.output<typeof input>) => v.id) },
   async ({ disabled }, { staff, resource }) => {
     const { account, changed } = await setStaffDisabled(resource.id, disabled, administratorOf(staff));
-    if (changed) {
-      revalidatePath("/admin/users");
-      revalidatePath(`/admin/users/${resource.id}`);
-    }
     return { email: account.email, disabled: account.disabledAt !== null, changed };
   },
 );

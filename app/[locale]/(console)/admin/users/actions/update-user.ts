@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { ROLES } from "@/lib/auth/permissions";
@@ -22,10 +21,6 @@ export const updateUser = defineAction(
   { name: "users.update", permission: "users:manage", input, scope: staffUserScope((v: z.output<typeof input>) => v.id) },
   async ({ id: _id, ...changes }, { staff, resource }) => {
     const { account, changed } = await updateStaffUser(resource.id, changes, administratorOf(staff));
-    if (changed.length > 0) {
-      revalidatePath("/admin/users");
-      revalidatePath(`/admin/users/${resource.id}`);
-    }
     return { email: account.email, changed };
   },
 );

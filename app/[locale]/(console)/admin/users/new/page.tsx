@@ -1,35 +1,19 @@
 import type { Metadata } from "next";
-import { Link } from "@/components/ui/link";
-import { getTranslations } from "next-intl/server";
-import { CreateUserForm } from "@/components/admin/create-user-form";
-import { requireStaff } from "@/lib/auth/page";
-import { MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
-import { administratorOf, grantableRoles } from "@/lib/auth/staff-administrator";
-import { listTenantChoices } from "@/lib/auth/users";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { NewStaffUserView } from "@/components/admin/new-staff-user-view";
 
-export const dynamic = "force-dynamic";
+// A shell reads nothing of the request: the build fails if this page ever does.
+export const dynamic = "error";
 
-export async function generateMetadata(): Promise<Metadata> {
-  const t = await getTranslations("admin.newUser");
-  return { title: t("title") };
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: (await getTranslations({ locale: (await params).locale, namespace: "admin.newUser" }))("title") };
 }
 
-export default async function NewStaffUserPage() {
-  const staff = await requireStaff("users:manage");
-  const t = await getTranslations("admin");
-  const by = administratorOf(staff);
-  // Offered: only what this admin may hand out (the action and createStaffUser refuse the rest).
-  const tenants = await listTenantChoices(by);
-  return (
-    <div className="space-y-6">
-      <div>
-        <Link href="/admin/users" className="text-sm underline">
-          {t("backToStaff")}
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{t("newUser.title")}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t("newUser.subtitle")}</p>
-      </div>
-      <CreateUserForm tenants={tenants} roles={grantableRoles(by)} minPasswordLength={MIN_PASSWORD_LENGTH} />
-    </div>
-  );
+// Prerendered per locale. What the form offers (the products and roles the caller may hand out) the
+// browser reads from /api/console/admin/users/new (components/admin/new-staff-user-view.tsx).
+export default async function NewStaffUserPage({ params }: Props) {
+  setRequestLocale((await params).locale);
+  return <NewStaffUserView />;
 }

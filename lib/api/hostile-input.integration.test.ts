@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { grantLine } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/grant-line";
 import { triggerEvent } from "@/app/[locale]/(console)/orders/[tenant]/[orderNo]/actions/trigger-event";
 import { GET as exportAudit } from "@/app/api/console/audit/export/route";
+import { GET as dashboardDaily } from "@/app/api/console/dashboard/daily/route";
+import { GET as searchTarget } from "@/app/api/console/search/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
 import { POST as postEvent } from "@/app/api/v1/orders/[orderNo]/events/route";
 import { POST as postGrant } from "@/app/api/v1/orders/[orderNo]/grants/route";
@@ -106,6 +108,14 @@ describe("a NUL in the console", () => {
     const exported = await call(exportAudit, { query: `actor=${encodeURIComponent(`staff:a${NUL}`)}`, auth: false });
     expect(exported.status).toBe(400);
     expect(Object.keys(exported.body.error.fields)).toEqual(["actor"]);
+    for (const [handler, field, value] of [
+      [dashboardDaily, "tenant", `${TENANT}${NUL}`],
+      [searchTarget, "q", `${orderNo}${NUL}`],
+    ] as const) {
+      const answer = await call(handler, { query: `${field}=${encodeURIComponent(value)}`, auth: false });
+      expect(answer.status).toBe(400);
+      expect(Object.keys(answer.body.error.fields)).toEqual([field]);
+    }
   });
 
   it("in a server action's input (object or form) is { ok: false } naming the field, nothing written", async () => {

@@ -178,6 +178,7 @@ const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, stri
   "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
   "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/orders/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
+  "app/api/console/dashboard/daily/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
 };
 
 type Action = ((input: unknown) => Promise<{ ok: boolean; error?: { code: string } }>) & {

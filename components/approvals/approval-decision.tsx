@@ -12,7 +12,7 @@ import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event
 
 /**
  * `refusedBefore`: refunds of this order refused before (listed on the card): said again beside Approve.
- * `onDecided`: the request was decided (whatever the outcome): the page reads its list again.
+ * `onDecided`: the request was decided (by this click, or by someone else first): the page reads its list again.
  */
 export function ApprovalDecision({ id, refusedBefore = 0, onDecided }: { id: number; refusedBefore?: number; onDecided: () => void }) {
   const t = useTranslations("approvals");
@@ -25,8 +25,11 @@ export function ApprovalDecision({ id, refusedBefore = 0, onDecided }: { id: num
   function decide(approve: boolean) {
     startTransition(async () => {
       const result = await decideApproval({ id, approve, reason });
-      // Refused (a reason too short, already decided by someone else): what was typed stays.
-      if (!result.ok) return setMessage({ tone: "error", text: result.error.fields?.reason?.[0] ?? result.error.message });
+      if (!result.ok) {
+        // Decided by someone else meanwhile: the list is read again (this card stays, saying so). Either way what was typed stays.
+        if (result.error.code === "conflict") onDecided();
+        return setMessage({ tone: "error", text: result.error.fields?.reason?.[0] ?? result.error.message });
+      }
       const d = result.data;
       onDecided();
       setMessage(

@@ -10,8 +10,11 @@ import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import type { Locale } from "@/lib/i18n/locales";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
 
-/** `refusedBefore`: refunds of this order refused before (listed on the card): said again beside Approve. */
-export function ApprovalDecision({ id, refusedBefore = 0 }: { id: number; refusedBefore?: number }) {
+/**
+ * `refusedBefore`: refunds of this order refused before (listed on the card): said again beside Approve.
+ * `onDecided`: the request was decided (by this click, or by someone else first): the page reads its list again.
+ */
+export function ApprovalDecision({ id, refusedBefore = 0, onDecided }: { id: number; refusedBefore?: number; onDecided: () => void }) {
   const t = useTranslations("approvals");
   const all = useTranslations() as unknown as Translate;
   const locale = useLocale() as Locale;
@@ -22,8 +25,13 @@ export function ApprovalDecision({ id, refusedBefore = 0 }: { id: number; refuse
   function decide(approve: boolean) {
     startTransition(async () => {
       const result = await decideApproval({ id, approve, reason });
-      if (!result.ok) return setMessage({ tone: "error", text: result.error.fields?.reason?.[0] ?? result.error.message });
+      if (!result.ok) {
+        // Decided by someone else meanwhile: the list is read again (this card stays, saying so). Either way what was typed stays.
+        if (result.error.code === "conflict") onDecided();
+        return setMessage({ tone: "error", text: result.error.fields?.reason?.[0] ?? result.error.message });
+      }
       const d = result.data;
+      onDecided();
       setMessage(
         d.result === "approved"
           ? { tone: "success", text: t("approved") }

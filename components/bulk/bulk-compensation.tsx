@@ -1,11 +1,11 @@
 "use client";
 
 import { useLocale, useTranslations } from "next-intl";
-import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { previewBulk } from "@/app/[locale]/(console)/bulk/actions/preview-bulk";
 import { runBulkChunk } from "@/app/[locale]/(console)/bulk/actions/run-bulk-chunk";
 import { startBulk } from "@/app/[locale]/(console)/bulk/actions/start-bulk";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
@@ -15,6 +15,8 @@ import { describeItem, describeStep } from "@/lib/bulk/describe-item";
 import { describeProblem, type Translate } from "@/lib/i18n/describe-problem";
 import type { Locale } from "@/lib/i18n/locales";
 import { MIN_REASON_LENGTH } from "@/lib/orders/console-event";
+import type { BulkBatchResults } from "@/lib/read/bulk";
+import { readModel } from "@/lib/read/wire";
 
 interface Preview {
   readonly batchId: string;
@@ -38,7 +40,7 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
   const [busy, startTransition] = useTransition();
   const [file, setFile] = useState<{ name: string; lines: number } | null>(null);
   const fileId = useId();
-  const router = useRouter();
+  const refreshView = useRefreshView();
 
   function runPreview() {
     setError(null);
@@ -68,10 +70,13 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
         // Nothing handled but items pending: another runner holds them right now; look again shortly.
         if (chunk.data.handled === 0) await new Promise((resolve) => setTimeout(resolve, 500));
       }
-      const response = await fetch(`/api/console/bulk/${preview.batchId}`);
-      if (response.ok) setItems(((await response.json()) as { items: ItemRow[] }).items);
-      // The past batches below (a server component) now include this one.
-      router.refresh();
+      try {
+        setItems((await readModel<BulkBatchResults>(`/api/console/bulk/${preview.batchId}`)).items);
+      } catch {
+        // The batch ran; only its table could not be read: the past batches below list its results.
+      }
+      // The past batches below now include this one.
+      await refreshView();
     });
   }
 

@@ -1,7 +1,8 @@
 import { useTranslations } from "next-intl";
 import { Breakable } from "@/components/ui/breakable";
 import { Time } from "@/components/ui/time";
-import { ITEM_STATUSES, type PastBatch } from "@/lib/bulk/batches";
+import type { PastBatch } from "@/lib/bulk/batches";
+import { ITEM_STATUSES } from "@/lib/bulk/item-status";
 
 const STATUS_TONE = {
   pending: "text-amber-800",

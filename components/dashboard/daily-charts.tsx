@@ -1,14 +1,35 @@
-import { getTranslations } from "next-intl/server";
-import { dailySeries } from "@/lib/dashboard/queries/daily-series";
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { bestUnit } from "@/lib/format";
-import { ChartCard } from "./chart-card";
+import type { DashboardDailyModel } from "@/lib/read/dashboard";
+import { readModel } from "@/lib/read/wire";
+import { ChartCard, ChartSkeleton } from "./chart-card";
 import { DailyBarChart } from "./daily-bar-chart";
 
-/** Lost orders and refunds per day for one tenant: the heavier query, streamed in its own Suspense boundary. */
-export async function DailyCharts({ tenantId }: { tenantId: string }) {
-  const t = await getTranslations("dashboard");
-  const durations = await getTranslations("settings.durations");
-  const series = await dailySeries(tenantId);
+/**
+ * Lost orders and refunds per day for one tenant: the heavier read, its own query per product
+ * (/api/console/dashboard/daily), so the counts above show while it comes.
+ */
+export function DailyCharts({ tenantId }: { tenantId: string }) {
+  const t = useTranslations("dashboard");
+  const durations = useTranslations("settings.durations");
+  const { data: series, error } = useQuery({
+    queryKey: ["dashboard", "daily", tenantId],
+    queryFn: ({ signal }) => readModel<DashboardDailyModel>(`/api/console/dashboard/daily?${new URLSearchParams({ tenant: tenantId })}`, signal),
+    retry: retryRead,
+  });
+  if (error) showReadRefusal(error, "/dashboard", "orders:view");
+  if (!series) {
+    return (
+      <>
+        <ChartSkeleton title={t("lost.title")} />
+        <ChartSkeleton title={t("refunds.title")} />
+      </>
+    );
+  }
   const after = series.lostAfterSeconds === null ? null : bestUnit(series.lostAfterSeconds);
   const lost = series.days.map((d) => ({ day: d.day, value: d.lost }));
   const refunds = series.days.map((d) => ({ day: d.day, value: d.refunds }));

@@ -9,6 +9,8 @@ import { GET as securityLog } from "@/app/api/console/admin/security/route";
 import { GET as staffUser } from "@/app/api/console/admin/users/[id]/route";
 import { GET as exportAudit } from "@/app/api/console/audit/export/route";
 import { GET as auditPage } from "@/app/api/console/audit/route";
+import { GET as dashboardDaily } from "@/app/api/console/dashboard/daily/route";
+import { GET as searchTarget } from "@/app/api/console/search/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
 import { GET as refundReview } from "@/app/api/console/refund-reviews/[id]/route";
 import { GET as playerPage } from "@/app/api/console/players/[tenant]/[playerId]/route";
@@ -116,6 +118,15 @@ describe("a NUL in the console", () => {
     const exported = await call(exportAudit, { query: `actor=${encodeURIComponent(`staff:a${NUL}`)}`, auth: false });
     expect(exported.status).toBe(400);
     expect(Object.keys(exported.body.error.fields)).toEqual(["actor"]);
+    for (const [handler, field, value] of [
+      [dashboardDaily, "tenant", `${TENANT}${NUL}`],
+      [searchTarget, "q", `${orderNo}${NUL}`],
+    ] as const) {
+      const answer = await call(handler, { query: `${field}=${encodeURIComponent(value)}`, auth: false });
+      expect(answer.status).toBe(400);
+      expect(Object.keys(answer.body.error.fields)).toEqual([field]);
+    }
+
     // The explorer's page hands its own query string over as `query`: a raw NUL there is a 400; one
     // inside a filter (escaped, as the page sends it) drops that filter and names it.
     const raw = await call(auditPage, { query: `query=${encodeURIComponent(`actor=a${NUL}`)}`, auth: false });

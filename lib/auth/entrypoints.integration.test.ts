@@ -183,6 +183,7 @@ const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, stri
   "app/api/console/orders/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/settings/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/admin/users/[id]/route.ts": () => ({ params: { id: String(home.staffId) } }),
+  "app/api/console/dashboard/daily/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
 };
 
 type Action = ((input: unknown) => Promise<{ ok: boolean; error?: { code: string } }>) & {

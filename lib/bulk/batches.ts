@@ -12,15 +12,13 @@ import { lineProgress } from "@/lib/orders/progress";
 import { repairDelivery, type RepairDeliveryResult, type StepOutcome } from "@/lib/orders/repair-delivery";
 import { lineLedgerRow, lineLedgerSql } from "@/lib/orders/rows";
 import type { RepairProblem } from "@/lib/problems";
+import { ITEM_STATUSES, type ItemStatus } from "./item-status";
 
 // Bulk compensation after an incident: repair delivery on a list of orders, as one batch with its
 // own id. Runners claim items with advisory try-locks, as the worker's jobs claim orders (no
 // transaction stays open while the repairs run on other connections, so the single-writer embedded
 // database never stalls), and grants are keyed `bulk:<batch id>:…`, so two people running the same
 // batch split the work and rerunning a batch never grants twice.
-
-export const ITEM_STATUSES = ["pending", "applied", "nothing-to-do", "refused", "failed"] as const;
-export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
 /** What happened to one order of a batch, as data: the steps taken, or the problem that stopped it. */
 export interface ItemDetail {

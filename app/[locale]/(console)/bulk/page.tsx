@@ -1,26 +1,20 @@
 import type { Metadata } from "next";
-import { getTranslations } from "next-intl/server";
-import { BulkCompensation } from "@/components/bulk/bulk-compensation";
-import { PastBatches } from "@/components/bulk/past-batches";
-import { requireStaff } from "@/lib/auth/page";
-import { listBatches } from "@/lib/bulk/batches";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { BulkView } from "@/components/bulk/bulk-view";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("bulk"))("title") };
+// A shell reads nothing of the request: the build fails if this page ever does.
+export const dynamic = "error";
+
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: (await getTranslations({ locale: (await params).locale, namespace: "bulk" }))("title") };
 }
 
-export default async function BulkPage() {
-  const staff = await requireStaff("orders:bulk");
-  const t = await getTranslations("bulk");
-  const batches = await listBatches(staff.tenantIds);
-  return (
-    <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold">{t("title")}</h1>
-        <p className="mt-1 max-w-3xl text-sm text-slate-600">{t("intro")}</p>
-      </div>
-      <BulkCompensation tenants={staff.tenantIds} />
-      <PastBatches batches={batches} />
-    </div>
-  );
+// Prerendered per locale. The page reads nothing here: the browser reads the caller's products and
+// past batches from /api/console/bulk (session, orders:bulk) and lays them out with the batch form
+// (components/bulk/bulk-view.tsx).
+export default async function BulkPage({ params }: Props) {
+  setRequestLocale((await params).locale);
+  return <BulkView />;
 }

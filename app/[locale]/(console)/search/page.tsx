@@ -1,26 +1,25 @@
-import { redirect } from "next/navigation";
-import { requireStaff } from "@/lib/auth/page";
-import { orderHref } from "@/components/orders/orders-table";
-import { jumpTarget } from "@/lib/orders/queries/jump-to-order";
-import { hasNul } from "@/lib/validation";
-import { ordersHref } from "@/lib/views/view-filters";
+import type { Metadata } from "next";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { Suspense } from "react";
+import { SearchLoading, SearchView } from "@/components/search/search-view";
 
-export const dynamic = "force-dynamic";
+// A shell reads nothing of the request: the build fails if this page ever does.
+export const dynamic = "error";
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { params: Promise<{ locale: string }> };
 
-/**
- * Where the search box sends what was pasted: exactly one order in the caller's products matches →
- * that order's page; none or several → the orders list with the term (which shows each match and
- * how it matched, and says so when there is none). Never a page of its own: a redirect (replacing
- * this address in the history, so Back does not search again).
- */
-export default async function SearchPage({ searchParams }: Props) {
-  const staff = await requireStaff("orders:view");
-  const raw = (await searchParams).q;
-  const q = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? "";
-  // What the list cannot search either (too long, a NUL) goes there to be explained beside the form.
-  if (q === "" || q.length > 200 || hasNul(q)) redirect(q === "" ? "/orders" : ordersHref({ q }));
-  const target = await jumpTarget(staff.tenantIds, q);
-  redirect(target.kind === "order" ? orderHref(target.tenantId, target.orderNo) : ordersHref({ q }));
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: (await getTranslations({ locale: (await params).locale, namespace: "search" }))("pageLabel") };
+}
+
+// Prerendered per locale. Where the search box's term leads is asked by the browser of
+// /api/console/search (session, orders:view, the caller's products), which then replaces this
+// address with it (components/search/search-view.tsx). Suspense: the view reads the URL's term.
+export default async function SearchPage({ params }: Props) {
+  setRequestLocale((await params).locale);
+  return (
+    <Suspense fallback={<SearchLoading />}>
+      <SearchView />
+    </Suspense>
+  );
 }

@@ -11,6 +11,6 @@ const input = z.object({ id: z.coerce.number().int().positive(), approve: z.bool
 /** A manager approves or rejects someone else's refund request. */
 export const decideApproval = defineAction(
   { name: "approvals.decide", permission: "refunds:approve", input, scope: approvalScope((v: z.output<typeof input>) => v.id) },
-  // No revalidation here: the decided card stays on screen with its outcome until the next visit.
+  // No revalidation: the page's view reads its list again on success (components/approvals/approvals-view.tsx).
   async (v, { actor, resource }) => decideRefundApproval({ id: resource.id, approve: v.approve, decidedBy: actor, reason: v.reason }),
 );

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { pathSegment } from "@/lib/auth/page";
 import { wellFormedPath } from "@/lib/http/page-address";
 import { decodePathSegment } from "./path-segment";
 
-// Issue 11, items 6 and 7: pages get their path segments still percent-encoded (route handlers get
-// them decoded; checked against `next start`), so pages decode them here — once, safely.
+// Issue 11, items 6 and 7: a record's address segments are decoded once, safely (the record shells'
+// views, proxy.ts); a request path whose escapes do not decode names nothing.
 
 describe("path segments", () => {
   it("decode once; a malformed escape or a NUL names nothing", () => {
@@ -15,11 +14,6 @@ describe("path segments", () => {
     expect(decodePathSegment("%ED%A0%80")).toBeNull();
     expect(decodePathSegment("X-1%00")).toBeNull();
     expect(decodePathSegment("X-1\u0000")).toBeNull();
-  });
-
-  it("a page's segment that names nothing is the not-found page", () => {
-    expect(pathSegment("XX%201")).toBe("XX 1");
-    for (const raw of ["%E0%A4%A", "%00", "X\u0000"]) expect(() => pathSegment(raw), raw).toThrow("NEXT_HTTP_ERROR_FALLBACK;404");
   });
 
   it("a request path is well formed when every escape decodes", () => {

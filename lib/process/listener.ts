@@ -17,7 +17,6 @@ import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type
 //   the server's logs;
 // - the caller's address (lib/auth/client-address.ts), decided from the socket, in a header the
 //   client cannot supply: any copy it sent is deleted first;
-// - x-pathname (the path and query asked for, which sign-in redirects return to), likewise ours;
 // - the fixed security headers (lib/http/static-headers.json), the Content-Security-Policy with a
 //   fresh nonce — set on the request too, where Next reads the nonce it puts on its scripts — and
 //   HSTS when the request came over HTTPS.
@@ -30,7 +29,7 @@ import STATIC_SECURITY_HEADERS from "@/lib/http/static-headers.json" with { type
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Request headers only this listener may write: a client's copies are deleted, never believed. */
-const OWN_REQUEST_HEADERS = [CLIENT_ADDRESS_HEADER, "x-pathname", "content-security-policy", "content-security-policy-report-only"];
+const OWN_REQUEST_HEADERS = [CLIENT_ADDRESS_HEADER, "content-security-policy", "content-security-policy-report-only"];
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const NOT_FOUND = JSON.stringify({ error: { code: "not-found", message: "Not found." } });
 
@@ -57,7 +56,6 @@ export function webListener(routes: readonly ApiRoute[], next: NodeListener, opt
     req.headers["x-request-id"] = requestId;
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
     if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
-    req.headers["x-pathname"] = req.url ?? "/";
 
     const https = servedOverHttps(req.headers);
     const nonce = newNonce();

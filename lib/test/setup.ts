@@ -2,6 +2,5 @@ import { vi } from "vitest";
 import { currentTestStaff } from "./session";
 
 // For every test file: who is signed in comes from lib/test/session.ts (next-auth's session needs a
-// real request), and Next's cache revalidation is a no-op outside a Next server.
+// real request).
 vi.mock("@/lib/auth/current-staff", () => ({ currentStaff: async () => currentTestStaff(), staffOfRequest: async () => currentTestStaff() }));
-vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn() }));

@@ -11,7 +11,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: (await getTranslations({ locale: (await params).locale, namespace: "forbidden" }))("pageTitle") };
 }
 
-// Prerendered per locale. Where requireStaff() and a refused read model send a signed-in caller
+// Prerendered per locale. Where a refused read model sends a signed-in caller
 // without the page's permission (components/navigation/forbidden-view.tsx).
 export default async function ForbiddenPage({ params }: Props) {
   setRequestLocale((await params).locale);

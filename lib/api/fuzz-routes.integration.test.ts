@@ -111,6 +111,9 @@ const PARAMS: Readonly<Record<string, () => string>> = {
   tenant: () => HOME,
   batchId: () => home.batchId,
   refundId: () => home.refundId,
+  // A player, a refund review, a staff account: whether one exists or not, the answer is 2xx or 4xx.
+  playerId: () => "player-1",
+  id: () => "1",
 };
 
 const segmentsOf = (relative: string) => [...relative.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]!);

@@ -61,7 +61,11 @@ async function readableText(page: Page): Promise<string[]> {
   });
 }
 
-/** Everything typed by people or systems that a page may show: data, whatever its language. */
+/**
+ * Everything typed by people or systems that a page may show: data, whatever its language. Only
+ * values with a letter: a bare number (an exception's attempt count, 10) is taken out by its shape
+ * below, and taken out as data it would cut every id holding it ("xx-1000024" → "xx-", "00024").
+ */
 export async function dataStrings(db: pg.Pool): Promise<string[]> {
   const { rows } = await db.query<{ v: string }>(`
     SELECT DISTINCT v FROM (
@@ -85,7 +89,7 @@ export async function dataStrings(db: pg.Pool): Promise<string[]> {
       UNION SELECT jsonb_array_elements_text(value) FROM tenant_settings, jsonb_each(canned_reasons)
       UNION SELECT last_error FROM outbox_messages
       UNION SELECT topic FROM outbox_messages
-    ) x WHERE v IS NOT NULL AND length(btrim(v)) > 1`);
+    ) x WHERE v IS NOT NULL AND length(btrim(v)) > 1 AND v ~ '[[:alpha:]]'`);
   return rows.map((r) => r.v).sort((a, b) => b.length - a.length);
 }
 

@@ -69,11 +69,14 @@ export async function ensureChineseStaff(db: pg.Pool): Promise<void> {
   }
 }
 
-/** Signs in through the form in whatever language it shows (by the fields' ids, not their labels). */
+/**
+ * Signs in through the form in whatever language it shows (by the fields' ids, not their labels),
+ * waiting for the console header as long as signIn() in fixtures.ts does, for the same reasons.
+ */
 export async function signInAs(page: Page, email: string): Promise<void> {
   await page.goto("/sign-in");
   await page.locator("#email").fill(email);
   await page.locator("#password").fill(DEMO_PASSWORD);
   await page.locator("form button[type=submit]").click();
-  await expect(page.getByTestId("signed-in-as")).toContainText(email);
+  await expect(page.getByTestId("signed-in-as")).toContainText(email, { timeout: 20_000 });
 }

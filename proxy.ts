@@ -1,9 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
-import { NOT_FOUND_PATH, wellFormedPath } from "@/lib/http/page-address";
+import { NOT_FOUND_PATH, RECORD_PAGES, recordOfPath, wellFormedPath, type RecordPage } from "@/lib/http/page-address";
 import { localeOfRequest } from "@/lib/i18n/browser-locale";
 import { isLocale } from "@/lib/i18n/locales";
-import { decodePathSegment } from "@/lib/path-segment";
 
 // Where a page address is served from, and conveniences, none of them a security boundary for data
 // (every page, action and route checks the session and permission itself):
@@ -13,7 +12,7 @@ import { decodePathSegment } from "@/lib/path-segment";
 //   The address in the browser never changes; an address that names a locale itself is sent to the
 //   one without it (the cookie decides);
 // - every order is answered by the one order shell, /<locale>/orders/_/_, which reads the order
-//   from the browser's address (so is every player, refund review and staff member: SHELLS); an
+//   from the browser's address (so is every player, refund review and staff member: RECORD_PAGES in lib/http/page-address.ts); an
 //   address whose record segment holds a NUL names no record: not found, here (one whose escapes do
 //   not decode never gets here: the listener sends it to NOT_FOUND_PATH, as Next's router would fail
 //   on it);
@@ -26,17 +25,6 @@ import { decodePathSegment } from "@/lib/path-segment";
 
 const PUBLIC_PATHS = ["/sign-in", "/api/"];
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
-/**
- * Pages that name a record in their address, each answered by one shell for every record: the view
- * reads the record from the browser's address.
- */
-const SHELLS: readonly { readonly address: RegExp; readonly shell: string }[] = [
-  { address: /^\/orders\/([^/]+)\/([^/]+)\/?$/, shell: "/orders/_/_" },
-  { address: /^\/refund-reviews\/([^/]+)\/?$/, shell: "/refund-reviews/_" },
-  { address: /^\/players\/([^/]+)\/([^/]+)\/?$/, shell: "/players/_/_" },
-  // /admin/users/new is a page of its own.
-  { address: /^\/admin\/users\/(?!new\/?$)([^/]+)\/?$/, shell: "/admin/users/_" },
-];
 
 export function proxy(request: NextRequest): NextResponse {
   const { pathname, search } = request.nextUrl;
@@ -61,9 +49,8 @@ export function proxy(request: NextRequest): NextResponse {
 
 /** The page that answers an address: itself, but one shell for every order, player, review or staff member. */
 function shellOf(pathname: string): string {
-  for (const { address, shell } of SHELLS) {
-    const record = address.exec(pathname);
-    if (record) return record.slice(1).every((segment) => decodePathSegment(segment)) ? shell : NOT_FOUND_PATH;
+  for (const page of Object.values<RecordPage<readonly string[]>>(RECORD_PAGES)) {
+    if (page.address.test(pathname)) return recordOfPath(page, pathname) ? page.shell : NOT_FOUND_PATH;
   }
   return pathname === "/" ? "" : pathname;
 }

@@ -90,3 +90,8 @@ export function formatRelative(secondsAgo: number, locale: string): string {
   }
   return format.format(secondsAgo < 0 ? count : -count, unit);
 }
+
+/** A moment to the minute in UTC, "2026-12-05 13:40 UTC": the same for every reader, whatever their zone. */
+export function formatUtcMinute(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wellFormedPath } from "@/lib/http/page-address";
+import { RECORD_PAGES, recordOfPath, wellFormedPath } from "@/lib/http/page-address";
 import { decodePathSegment } from "./path-segment";
 
 // Issue 11, items 6 and 7: a record's address segments are decoded once, safely (the record shells'
@@ -20,5 +20,14 @@ describe("path segments", () => {
     expect(wellFormedPath("/orders/t/%E4%B8%AD")).toBe(true);
     expect(wellFormedPath("/orders/t/%E0%A4%A")).toBe(false);
     expect(wellFormedPath("/api/v1/orders/%ED%A0%80")).toBe(false);
+  });
+
+  it("a record page's address gives its record by name, decoded; another address or a segment naming nothing gives none", () => {
+    expect(recordOfPath(RECORD_PAGES.order, "/orders/xiaoxiao/A%2FB")).toEqual({ tenant: "xiaoxiao", orderNo: "A/B" });
+    expect(recordOfPath(RECORD_PAGES.player, "/players/fangzhou/%E4%B8%AD/")).toEqual({ tenant: "fangzhou", playerId: "中" });
+    expect(recordOfPath(RECORD_PAGES.staffUser, "/admin/users/42")).toEqual({ id: "42" });
+    expect(recordOfPath(RECORD_PAGES.staffUser, "/admin/users/new")).toBeNull();
+    expect(recordOfPath(RECORD_PAGES.refundReview, "/refund-reviews/1%00")).toBeNull();
+    expect(recordOfPath(RECORD_PAGES.order, "/orders/xiaoxiao/XX-1/more")).toBeNull();
   });
 });

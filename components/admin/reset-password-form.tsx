@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState, useTransition, type FormEvent } from "react";
 import { resetPassword } from "@/app/[locale]/(console)/admin/users/actions/reset-password";
+import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
@@ -15,6 +16,7 @@ export function ResetPasswordForm({ id, email, isSelf, minPasswordLength }: { id
   const t = useTranslations("admin.reset");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [pending, startTransition] = useTransition();
+  const refresh = useRefreshView();
   const passwordError = outcome && !outcome.ok ? outcome.error.fields?.password?.[0] : undefined;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -27,6 +29,9 @@ export function ResetPasswordForm({ id, email, isSelf, minPasswordLength }: { id
         // Kept only in this component's state: gone on the next reset or when the page is left.
         formElement.reset();
         setOutcome({ ok: true, password: result.data.generatedPassword ?? typed });
+        // The account's last change reads "password reset" now. Not one's own: that reset ended
+        // this session, and reading again would leave for sign-in before the password is copied.
+        if (!isSelf) void refresh();
       } else {
         setOutcome({ ok: false, error: result.error });
       }

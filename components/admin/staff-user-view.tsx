@@ -9,22 +9,13 @@ import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import { Time } from "@/components/ui/time";
-import { decodePathSegment } from "@/lib/path-segment";
 import type { StaffUserModel } from "@/lib/read/staff-user";
 import { readModel } from "@/lib/read/wire";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
 import { EditUserForm } from "./edit-user-form";
 import { ResetPasswordForm } from "./reset-password-form";
 import { ADMIN_KEY, adminKeys } from "./query-keys";
 import { UserStatusForm } from "./user-status-form";
-
-const USER_PATH = /\/admin\/users\/([^/]+)\/?$/;
-
-/** The account an address names; not found when it names none (proxy.ts sends those to not-found already). */
-function userOfPath(pathname: string): string {
-  const id = decodePathSegment(USER_PATH.exec(pathname)?.[1] ?? "");
-  if (!id) notFound();
-  return id;
-}
 
 /**
  * One staff member: role and products, access, password. Its read model (lib/read/staff-user.ts)
@@ -33,7 +24,7 @@ function userOfPath(pathname: string): string {
  * /admin/users/<id> to it), so the account is named by the address in the browser.
  */
 export function StaffUserView() {
-  const id = userOfPath(usePathname());
+  const { id } = recordOfPath(RECORD_PAGES.staffUser, usePathname()) ?? notFound();
   const t = useTranslations("admin");
   const client = useQueryClient();
   const { data: m, error } = useQuery({

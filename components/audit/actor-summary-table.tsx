@@ -2,17 +2,14 @@ import { useTranslations } from "next-intl";
 import { Link } from "@/components/ui/link";
 import type { ActorSummary } from "@/lib/audit/queries/actor-summary";
 import { SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS } from "@/lib/audit/queries/filter-options";
+import { formatUtcMinute } from "@/lib/format";
 import { KindBadge } from "./audit-fact";
-
-function utc(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
 
 /** Who did how much, by kind of fact, over the filtered range (`fromFiltered`: the range starts where the filters say). */
 export function ActorSummaryTable({ summary, fromFiltered, actorHref }: { summary: ActorSummary; fromFiltered: boolean; actorHref: (actor: string) => string }) {
   const t = useTranslations("audit.summary");
   if (summary.status === "not-applicable") return <p className="text-sm text-slate-500">{t("notApplicable")}</p>;
-  const range = t("range", { from: utc(summary.from), to: utc(summary.to) });
+  const range = t("range", { from: formatUtcMinute(summary.from), to: formatUtcMinute(summary.to) });
   if (summary.status === "too-slow") {
     return (
       <p className="text-sm text-amber-800">

@@ -12,6 +12,7 @@ import { PageLinks } from "@/components/audit/page-links";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { Alert } from "@/components/ui/alert";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
+import type { ActorSummary } from "@/lib/audit/queries/actor-summary";
 import type { AuditModel } from "@/lib/read/audit";
 import { readModel } from "@/lib/read/wire";
 
@@ -84,11 +85,35 @@ function AuditBody({ model: m }: { model: AuditModel }) {
           <h2 id="audit-summary-heading" className="text-lg font-semibold">
             {t("summary.title")}
           </h2>
-          <ActorSummaryTable summary={m.summary} fromFiltered={m.filters.from !== undefined} actorHref={actorHref} />
+          <AuditSummary filters={m.linkParams} fromFiltered={m.filters.from !== undefined} actorHref={actorHref} />
         </section>
       ) : null}
     </div>
   );
+}
+
+/**
+ * Who did how much over the filtered range: its own read (/api/console/audit/summary), as it counts
+ * up to a month of facts; the rows above never wait for it. Keyed by the filters alone: turning a
+ * page of rows counts nothing again.
+ */
+function AuditSummary({ filters, fromFiltered, actorHref }: { filters: Readonly<Record<string, string>>; fromFiltered: boolean; actorHref: (actor: string) => string }) {
+  const t = useTranslations("audit.summary");
+  const query = new URLSearchParams(filters).toString();
+  const { data, error } = useQuery({
+    queryKey: ["audit-summary", query],
+    queryFn: ({ signal }) => readModel<ActorSummary>(`/api/console/audit/summary?${new URLSearchParams({ query })}`, signal),
+    retry: retryRead,
+  });
+  if (error) showReadRefusal(error, `/audit${query ? `?${query}` : ""}`, "audit:view");
+  if (!data) {
+    return (
+      <p role="status" className="text-sm text-slate-500">
+        {t("loading")}
+      </p>
+    );
+  }
+  return <ActorSummaryTable summary={data} fromFiltered={fromFiltered} actorHref={actorHref} />;
 }
 
 /** While the explorer loads: its title, the filters' box and rows. */

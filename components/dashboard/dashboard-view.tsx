@@ -93,7 +93,7 @@ function ProductCharts({ tenant }: { tenant: DashboardProduct }) {
   );
 }
 
-export function DashboardLoading() {
+function DashboardLoading() {
   const t = useTranslations("dashboard");
   return (
     <PageLoading title={t("title")} status={t("loading")}>

@@ -25,7 +25,7 @@ import { Placeholder } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import type { OrderPageModel } from "@/lib/read/order-page";
 import { readModel } from "@/lib/read/wire";
-import { decodePathSegment } from "@/lib/path-segment";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
 
 /** The order page's query: its read model, read again when the order moves or a form changed it. */
 function orderPageKey(tenant: string, orderNo: string) {
@@ -45,7 +45,7 @@ function orderPageUrl(tenant: string, orderNo: string): string {
  * named by the address in the browser, not by the page's params.
  */
 export function OrderPageView() {
-  const { tenant, orderNo } = orderOfPath(usePathname());
+  const { tenant, orderNo } = recordOfPath(RECORD_PAGES.order, usePathname()) ?? notFound();
   const client = useQueryClient();
   const { data, error } = useQuery({
     queryKey: orderPageKey(tenant, orderNo),
@@ -64,15 +64,6 @@ export function OrderPageView() {
       <OrderPageBody tenant={tenant} orderNo={orderNo} model={data} />
     </RefreshViewProvider>
   );
-}
-
-const ORDER_PATH = /\/orders\/([^/]+)\/([^/]+)\/?$/;
-
-/** The order an address names; not found when it names none (proxy.ts sends those to not-found already). */
-function orderOfPath(pathname: string): { tenant: string; orderNo: string } {
-  const [, tenant, orderNo] = ORDER_PATH.exec(pathname)?.map((part) => decodePathSegment(part)) ?? [];
-  if (!tenant || !orderNo) notFound();
-  return { tenant, orderNo };
 }
 
 function OrderPageLoading() {

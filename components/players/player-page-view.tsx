@@ -16,9 +16,9 @@ import { useRecordTitle } from "@/components/ui/record-title";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
-import { decodePathSegment } from "@/lib/path-segment";
 import type { PlayerPageCursor, PlayerPageModel, PlayerPageMoney } from "@/lib/read/player-page";
 import { readModel } from "@/lib/read/wire";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
 
 const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 
@@ -46,7 +46,7 @@ function playerPageUrl(tenant: string, playerId: string, cursor: PlayerPageCurso
  * cursor: `?after=` older, `?before=` newer).
  */
 export function PlayerPageView() {
-  const { tenant, playerId } = playerOfPath(usePathname());
+  const { tenant, playerId } = recordOfPath(RECORD_PAGES.player, usePathname()) ?? notFound();
   const query = useSearchParams();
   const cursor: PlayerPageCursor = { after: query.get("after") ?? undefined, before: query.get("before") ?? undefined };
   const { data, error } = useQuery({
@@ -60,15 +60,6 @@ export function PlayerPageView() {
   if (error) showReadRefusal(error, `${playerHref(tenant, playerId)}${search ? `?${search}` : ""}`, "orders:view");
   if (!data) return <PlayerPageLoading />;
   return <PlayerPageBody tenantId={tenant} playerId={playerId} model={data} />;
-}
-
-const PLAYER_PATH = /\/players\/([^/]+)\/([^/]+)\/?$/;
-
-/** The player an address names; not found when it names none (proxy.ts sends those to not-found already). */
-function playerOfPath(pathname: string): { tenant: string; playerId: string } {
-  const [, tenant, playerId] = PLAYER_PATH.exec(pathname)?.map((part) => decodePathSegment(part)) ?? [];
-  if (!tenant || !playerId) notFound();
-  return { tenant, playerId };
 }
 
 /** While the player's model loads (and, in the shell, while the address is read). */

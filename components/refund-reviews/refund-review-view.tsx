@@ -12,29 +12,20 @@ import { REFUND_REVIEWS_KEY } from "@/components/refund-reviews/refund-reviews-v
 import { ReviewProblemNotice } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
+import { playerHref } from "@/components/players/player-link";
 import { Link } from "@/components/ui/link";
 import { Placeholder } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
-import { decodePathSegment } from "@/lib/path-segment";
 import type { RefundReviewModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
 
 /** A review's query, under the list's: read again once an answer was sent from the page (useRefreshView). */
 function refundReviewKey(id: string) {
   return [...REFUND_REVIEWS_KEY, id] as const;
-}
-
-const REVIEW_PATH = /\/refund-reviews\/([^/]+)\/?$/;
-
-/** The review an address names; not found when it names none (proxy.ts sends those to not-found already). */
-function reviewOfPath(pathname: string): string {
-  const raw = REVIEW_PATH.exec(pathname)?.[1];
-  const id = raw === undefined ? null : decodePathSegment(raw);
-  if (!id) notFound();
-  return id;
 }
 
 /**
@@ -47,7 +38,7 @@ function reviewOfPath(pathname: string): string {
  * named by the address in the browser, not by the page's params.
  */
 export function RefundReviewView() {
-  const id = reviewOfPath(usePathname());
+  const { id } = recordOfPath(RECORD_PAGES.refundReview, usePathname()) ?? notFound();
   const client = useQueryClient();
   const { data, error } = useQuery({
     queryKey: refundReviewKey(id),
@@ -123,7 +114,7 @@ function RefundReviewBody({ model: m }: { model: RefundReviewModel }) {
           <dt className="text-slate-500">{t("columns.player")}</dt>
           <dd className="break-all font-mono">
             {review.playerId ? (
-              <Link href={`/players/${encodeURIComponent(review.tenantId)}/${encodeURIComponent(review.playerId)}`} className="underline-offset-2 hover:underline">
+              <Link href={playerHref(review.tenantId, review.playerId)} className="underline-offset-2 hover:underline">
                 {review.playerId}
               </Link>
             ) : (

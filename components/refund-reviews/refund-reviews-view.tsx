@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { orderHref } from "@/components/orders/orders-table";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
+import { playerHref } from "@/components/players/player-link";
 import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Table } from "@/components/ui/table";
@@ -15,7 +16,6 @@ import { readModel } from "@/lib/read/wire";
 /** The list's query; a review's own is under it (refund-review-view.tsx), so one prefix names both. */
 export const REFUND_REVIEWS_KEY = ["refund-reviews"] as const;
 
-const playerHref = (tenantId: string, playerId: string) => `/players/${encodeURIComponent(tenantId)}/${encodeURIComponent(playerId)}`;
 
 /**
  * The deadline queue of store refund reviews in the caller's products: each request with its order,
@@ -95,8 +95,8 @@ export function RefundReviewsView() {
   );
 }
 
-/** Also shown while a review page under /refund-reviews/… loads (the folder's loading.tsx), so it stays generic. */
-export function RefundReviewsLoading() {
+/** While the list loads: its title and a block. */
+function RefundReviewsLoading() {
   const t = useTranslations("refundReviews");
   return (
     <PageLoading title={t("title")} status={t("loading")}>

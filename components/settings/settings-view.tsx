@@ -18,13 +18,9 @@ import { TakeBackRulesForm } from "@/components/settings/take-back-rules-form";
 import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
 import { WebhookForm } from "@/components/settings/webhook-form";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
+import { formatUtcMinute } from "@/lib/format";
 import type { SettingsModel } from "@/lib/read/settings";
 import { readModel } from "@/lib/read/wire";
-
-// The last change is shown in UTC and says so, as the audit trail stores and shows it.
-function utc(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
 
 /**
  * Per-product settings, read as one read model (lib/read/settings.ts) from /api/console/settings:
@@ -83,7 +79,7 @@ function SettingsBody({ model: m }: { model: SettingsModel }) {
             <span className="text-xs text-slate-500">{s.currency}</span>
             <span className="ml-auto text-xs text-slate-500">
               {/* The person, as the stale-form refusal names them: the "staff:" kind is no word to read. */}
-              {s.lastChange ? t("lastChange", { actor: s.lastChange.actor.replace(/^staff:/, ""), at: utc(s.lastChange.at) }) : t("neverChanged")}
+              {s.lastChange ? t("lastChange", { actor: s.lastChange.actor.replace(/^staff:/, ""), at: formatUtcMinute(s.lastChange.at) }) : t("neverChanged")}
             </span>
           </header>
           <div className="grid gap-8 p-6 lg:grid-cols-5">

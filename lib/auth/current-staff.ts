@@ -27,7 +27,7 @@ export async function staffOfRequest(headers: Headers): Promise<Staff | null> {
   return loadActiveStaff(jwt.staffId, jwt.tokenVersion);
 }
 
-/** The signed-in staff member for this page or action; read once per request (`cache`). */
+/** The signed-in staff member for this server action; read once per request (`cache`). */
 export const currentStaff = cache(async (): Promise<Staff | null> => staffOfRequest(await headers()));
 
 /** The cookie's value; next-auth splits one over 4 KB into `<name>.0`, `<name>.1`, … */

@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations, setRequestLocale } from "next-intl/server";
-import { PermissionGate } from "@/components/navigation/permission-gate";
-import { PageLoading, Placeholder } from "@/components/ui/page-loading";
-import { openApiDocument } from "@/lib/api/v1/openapi";
+import { ApiDocsView } from "@/components/api/api-docs-view";
 
 // A shell reads nothing of the request: the build fails if this page ever does.
 export const dynamic = "error";
@@ -13,80 +11,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: (await getTranslations({ locale: (await params).locale, namespace: "apiDocs" }))("pageTitle") };
 }
 
-const METHOD_TONE: Record<string, string> = { get: "bg-blue-100 text-blue-800", post: "bg-emerald-100 text-emerald-800" };
-
-/**
- * The integration API's reference, rendered at build (per locale) from the same OpenAPI document
- * /api/v1/openapi.json serves. The contract is the same for every reader and names no session's
- * data, so the page has no data route: the browser shows it to a reader whose role holds
- * apikeys:manage (PermissionGate), and /api/v1/openapi.json checks its callers itself.
- */
+// Prerendered per locale, with none of the reference in it: the browser reads the OpenAPI document
+// from /api/v1/openapi.json (apikeys:manage) and lays it out (components/api/api-docs-view.tsx).
 export default async function ApiDocsPage({ params }: Props) {
-  const { locale } = await params;
-  setRequestLocale(locale);
-  const t = await getTranslations({ locale, namespace: "apiDocs" });
-  // The document's server address is not shown here: none is known at build.
-  const doc = openApiDocument("");
-  return (
-    <PermissionGate
-      permission="apikeys:manage"
-      loading={
-        <PageLoading title={t("pageTitle")} status={t("loading")}>
-          <Placeholder className="h-96" />
-        </PageLoading>
-      }
-    >
-      <div className="space-y-6">
-        <div>
-          {/* The OpenAPI document is English for integrators (the note below says so): marked as such,
-              so screen readers read it as English and the page's language checks leave it alone. */}
-          <h1 className="text-2xl font-semibold" lang="en">
-            {doc.info.title}
-          </h1>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600" lang="en">
-            {doc.info.description}
-          </p>
-          <p className="mt-1 text-sm text-slate-600">{t("englishNote")}</p>
-          <p className="mt-1 text-sm">
-            {t("machineReadable")} <a className="font-mono underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI {doc.openapi}).
-          </p>
-        </div>
-        {Object.entries(doc.paths).flatMap(([path, methods]) =>
-          Object.entries(methods).map(([method, op]) => (
-            <section key={`${method} ${path}`} className="rounded-lg border border-slate-200 bg-white p-5">
-              <h2 className="flex items-center gap-2 font-mono">
-                <span className={`rounded px-2 py-0.5 text-xs font-semibold uppercase ${METHOD_TONE[method] ?? ""}`}>{method}</span>
-                {path}
-              </h2>
-              <p className="mt-1 text-sm text-slate-700" lang="en">
-                {op.summary}
-              </p>
-              {"requestBody" in op && op.requestBody ? (
-                <details className="mt-3">
-                  <summary className="cursor-pointer text-sm font-medium">{t("requestBody")}</summary>
-                  <pre className="mt-2 overflow-auto rounded bg-slate-50 p-3 text-xs">
-                    {JSON.stringify(doc.components.schemas[op.requestBody.content["application/json"].schema.$ref.split("/").pop() as keyof typeof doc.components.schemas], null, 2)}
-                  </pre>
-                </details>
-              ) : null}
-              <table className="mt-3 w-full text-sm">
-                <tbody>
-                  {Object.entries(op.responses).map(([status, response]) => (
-                    <tr key={status} className="border-t border-slate-100">
-                      <td className="w-16 py-1 font-mono">{status}</td>
-                      <td lang="en">{(response as { description: string }).description}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          )),
-        )}
-        <section className="rounded-lg border border-slate-200 bg-white p-5">
-          <h2 className="font-semibold">{t("orderObject")}</h2>
-          <pre className="mt-2 overflow-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(doc.components.schemas.Order, null, 2)}</pre>
-        </section>
-      </div>
-    </PermissionGate>
-  );
+  setRequestLocale((await params).locale);
+  return <ApiDocsView />;
 }

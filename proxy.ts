@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
-import { NOT_FOUND_PATH, RECORD_PAGES, recordOfPath, wellFormedPath, type RecordPage } from "@/lib/http/page-address";
+import { NOT_FOUND_PATH, wellFormedPath } from "@/lib/http/page-address";
+import { RECORD_PAGES, recordOfPath, type RecordPage } from "@/lib/http/record-pages";
 import { localeOfRequest } from "@/lib/i18n/browser-locale";
 import { isLocale } from "@/lib/i18n/locales";
 
@@ -12,7 +13,7 @@ import { isLocale } from "@/lib/i18n/locales";
 //   The address in the browser never changes; an address that names a locale itself is sent to the
 //   one without it (the cookie decides);
 // - every order is answered by the one order shell, /<locale>/orders/_/_, which reads the order
-//   from the browser's address (so is every player, refund review and staff member: RECORD_PAGES in lib/http/page-address.ts); an
+//   from the browser's address (so is every player, refund review and staff member: RECORD_PAGES in lib/http/record-pages.ts); an
 //   address whose record segment holds a NUL names no record: not found, here (one whose escapes do
 //   not decode never gets here: the listener sends it to NOT_FOUND_PATH, as Next's router would fail
 //   on it);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RECORD_PAGES, recordOfPath, wellFormedPath } from "@/lib/http/page-address";
+import { wellFormedPath } from "@/lib/http/page-address";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 import { decodePathSegment } from "./path-segment";
 
 // Issue 11, items 6 and 7: a record's address segments are decoded once, safely (the record shells'

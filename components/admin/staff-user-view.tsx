@@ -11,7 +11,7 @@ import { useRecordTitle } from "@/components/ui/record-title";
 import { Time } from "@/components/ui/time";
 import type { StaffUserModel } from "@/lib/read/staff-user";
 import { readModel } from "@/lib/read/wire";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 import { EditUserForm } from "./edit-user-form";
 import { ResetPasswordForm } from "./reset-password-form";
 import { ADMIN_KEY, adminKeys } from "./query-keys";

@@ -25,7 +25,7 @@ import { Placeholder } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import type { OrderPageModel } from "@/lib/read/order-page";
 import { readModel } from "@/lib/read/wire";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 
 /** The order page's query: its read model, read again when the order moves or a form changed it. */
 function orderPageKey(tenant: string, orderNo: string) {

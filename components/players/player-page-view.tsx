@@ -18,7 +18,7 @@ import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
 import type { PlayerPageCursor, PlayerPageModel, PlayerPageMoney } from "@/lib/read/player-page";
 import { readModel } from "@/lib/read/wire";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 
 const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 

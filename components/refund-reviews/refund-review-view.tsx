@@ -21,7 +21,7 @@ import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
 import type { RefundReviewModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/page-address";
+import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 
 /** A review's query, under the list's: read again once an answer was sent from the page (useRefreshView). */
 function refundReviewKey(id: string) {

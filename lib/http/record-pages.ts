@@ -1,0 +1,38 @@
+// The pages that name a record in their address, as proxy.ts and the record shells' views both read
+// them. Pure.
+import { decodePathSegment } from "@/lib/path-segment";
+
+/** A page that names a record in its address: the address's pattern, its segments' names, its shell. */
+export interface RecordPage<Names extends readonly string[]> {
+  readonly address: RegExp;
+  readonly names: Names;
+  readonly shell: string;
+}
+
+/**
+ * Pages that name a record in their address, each answered by one shell for every record (proxy.ts
+ * rewrites the address to `shell`); the shell's view reads the record back from the address.
+ */
+export const RECORD_PAGES = {
+  order: { address: /^\/orders\/([^/]+)\/([^/]+)\/?$/, names: ["tenant", "orderNo"], shell: "/orders/_/_" },
+  player: { address: /^\/players\/([^/]+)\/([^/]+)\/?$/, names: ["tenant", "playerId"], shell: "/players/_/_" },
+  refundReview: { address: /^\/refund-reviews\/([^/]+)\/?$/, names: ["id"], shell: "/refund-reviews/_" },
+  // /admin/users/new is a page of its own.
+  staffUser: { address: /^\/admin\/users\/(?!new\/?$)([^/]+)\/?$/, names: ["id"], shell: "/admin/users/_" },
+} as const satisfies Record<string, RecordPage<readonly string[]>>;
+
+/**
+ * The record a page's address names in `pathname`, each segment decoded, by name; null when the
+ * address is not the page's, or a segment names nothing (an escape that does not decode, a NUL).
+ */
+export function recordOfPath<const Names extends readonly string[]>(page: RecordPage<Names>, pathname: string): Record<Names[number], string> | null {
+  const match = page.address.exec(pathname);
+  if (!match) return null;
+  const record: Record<string, string> = {};
+  for (const [i, name] of page.names.entries()) {
+    const segment = decodePathSegment(match[i + 1] ?? "");
+    if (!segment) return null;
+    record[name] = segment;
+  }
+  return record as Record<Names[number], string>;
+}

@@ -21,7 +21,7 @@ import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Placeholder } from "@/components/ui/page-loading";
+import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import type { OrderPageModel } from "@/lib/read/order-page";
 import { readModel } from "@/lib/read/wire";
@@ -67,17 +67,7 @@ export function OrderPageView() {
 }
 
 function OrderPageLoading() {
-  const t = useTranslations("orderPage");
-  return (
-    <div className="space-y-6" aria-busy="true">
-      <Placeholder className="h-48" />
-      <p role="status" className="text-sm text-slate-500">
-        {t("loading")}
-      </p>
-      <Placeholder className="h-32" />
-      <Placeholder className="h-64" />
-    </div>
-  );
+  return <RecordLoading status={useTranslations("orderPage")("loading")} />;
 }
 
 function OrderPageBody({ tenant, orderNo, model: m }: { tenant: string; orderNo: string; model: OrderPageModel }) {

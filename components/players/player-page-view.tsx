@@ -11,7 +11,7 @@ import { playerHref } from "@/components/players/player-link";
 import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Link } from "@/components/ui/link";
-import { Placeholder } from "@/components/ui/page-loading";
+import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
@@ -64,17 +64,7 @@ export function PlayerPageView() {
 
 /** While the player's model loads (and, in the shell, while the address is read). */
 export function PlayerPageLoading() {
-  const t = useTranslations("player");
-  return (
-    <div className="space-y-6" aria-busy="true">
-      <Placeholder className="h-36" />
-      <p role="status" className="text-sm text-slate-500">
-        {t("loading")}
-      </p>
-      <Placeholder className="h-32" />
-      <Placeholder className="h-64" />
-    </div>
-  );
+  return <RecordLoading status={useTranslations("player")("loading")} />;
 }
 
 function PlayerPageBody({ tenantId, playerId, model: m }: { tenantId: string; playerId: string; model: PlayerPageModel }) {

@@ -14,7 +14,7 @@ import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-
 import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
 import { playerHref } from "@/components/players/player-link";
 import { Link } from "@/components/ui/link";
-import { Placeholder } from "@/components/ui/page-loading";
+import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
@@ -63,17 +63,7 @@ export function RefundReviewView() {
 }
 
 function RefundReviewLoading() {
-  const t = useTranslations("refundReviews");
-  return (
-    <div className="space-y-6" aria-busy="true">
-      <Placeholder className="h-48" />
-      <p role="status" className="text-sm text-slate-500">
-        {t("loading")}
-      </p>
-      <Placeholder className="h-32" />
-      <Placeholder className="h-64" />
-    </div>
-  );
+  return <RecordLoading status={useTranslations("refundReviews")("loading")} />;
 }
 
 function RefundReviewBody({ model: m }: { model: RefundReviewModel }) {

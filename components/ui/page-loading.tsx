@@ -18,6 +18,24 @@ export function PageLoading({ title, status, children }: { title: string; status
   );
 }
 
+/**
+ * A record's page (an order, a player, a review) waiting for its read model: the record's header
+ * block, a line saying what it is reading, then its sections' blocks. Its title is the record's, not
+ * known yet.
+ */
+export function RecordLoading({ status }: { status: string }) {
+  return (
+    <div className="space-y-6" aria-busy="true">
+      <Placeholder className="h-44" />
+      <p role="status" className="text-sm text-slate-500">
+        {status}
+      </p>
+      <Placeholder className="h-32" />
+      <Placeholder className="h-64" />
+    </div>
+  );
+}
+
 /** Where a block of the page will be, `className` giving its height. */
 export function Placeholder({ className }: { className: string }) {
   return <div className={`animate-pulse rounded-lg border border-slate-200 bg-white ${className}`} />;

@@ -30,5 +30,7 @@ describe("path segments", () => {
     expect(recordOfPath(RECORD_PAGES.staffUser, "/admin/users/new")).toBeNull();
     expect(recordOfPath(RECORD_PAGES.refundReview, "/refund-reviews/1%00")).toBeNull();
     expect(recordOfPath(RECORD_PAGES.order, "/orders/xiaoxiao/XX-1/more")).toBeNull();
+    // The shell as the build renders it, under its locale.
+    expect(recordOfPath(RECORD_PAGES.order, "/en/orders/_/_")).toEqual({ tenant: "_", orderNo: "_" });
   });
 });

@@ -1,5 +1,6 @@
 // The pages that name a record in their address, as proxy.ts and the record shells' views both read
 // them. Pure.
+import { isLocale } from "@/lib/i18n/locales";
 import { decodePathSegment } from "@/lib/path-segment";
 
 /** A page that names a record in its address: the address's pattern, its segments' names, its shell. */
@@ -26,7 +27,9 @@ export const RECORD_PAGES = {
  * address is not the page's, or a segment names nothing (an escape that does not decode, a NUL).
  */
 export function recordOfPath<const Names extends readonly string[]>(page: RecordPage<Names>, pathname: string): Record<Names[number], string> | null {
-  const match = page.address.exec(pathname);
+  // At build, each shell is rendered at its own address under its locale (/en/orders/_/_).
+  const [, first, ...rest] = pathname.split("/");
+  const match = page.address.exec(isLocale(first) ? `/${rest.join("/")}` : pathname);
   if (!match) return null;
   const record: Record<string, string> = {};
   for (const [i, name] of page.names.entries()) {

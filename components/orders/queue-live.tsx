@@ -11,6 +11,7 @@ import { RefreshViewProvider } from "@/components/query-provider";
 import { useHeldWhileDialogOpen, useAnyDialogOpen } from "@/components/ui/dialog";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Time } from "@/components/ui/time";
+import { useScrollToHash } from "@/components/ui/scroll-to-hash";
 import { isCaseFilter, type CaseFilter } from "@/lib/cases/filters";
 import type { QueuesPageModel, QueuesSnapshot, QueueState } from "@/lib/read/queues";
 import { readModel } from "@/lib/read/wire";
@@ -49,6 +50,8 @@ export function QueuesView() {
     retry: retryRead,
   });
   const model = useHeldWhileDialogOpen(data);
+  // The overview's cards link to #cases.
+  useScrollToHash(model !== undefined);
   if (!model) {
     if (error) showReadRefusal(error, `/queues${location.search}`, "orders:view");
     return <QueuesLoading />;

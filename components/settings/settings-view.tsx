@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect } from "react";
+import { useCallback } from "react";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { AppleStoreForm } from "@/components/settings/apple-store-form";
@@ -18,6 +18,7 @@ import { TakeBackRulesForm } from "@/components/settings/take-back-rules-form";
 import { UnpaidTimeoutForm } from "@/components/settings/unpaid-timeout-form";
 import { WebhookForm } from "@/components/settings/webhook-form";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
+import { useScrollToHash } from "@/components/ui/scroll-to-hash";
 import { formatUtcMinute } from "@/lib/format";
 import type { SettingsModel } from "@/lib/read/settings";
 import { readModel } from "@/lib/read/wire";
@@ -46,11 +47,8 @@ export function SettingsView() {
   });
   const client = useQueryClient();
   const refresh = useCallback(() => client.invalidateQueries({ queryKey: ["settings"] }), [client]);
-  const loaded = data !== undefined;
-  // A link to one product's section (#webhook-<tenant>, from a case) lands once the section exists.
-  useEffect(() => {
-    if (loaded && window.location.hash) document.getElementById(decodeURIComponent(window.location.hash.slice(1)))?.scrollIntoView();
-  }, [loaded]);
+  // A link to one product's section (#webhook-<tenant>, from a case).
+  useScrollToHash(data !== undefined);
   if (error) showReadRefusal(error, `/settings${search}`, "settings:edit");
   if (!data) return <SettingsLoading />;
   return (

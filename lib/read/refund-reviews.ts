@@ -16,8 +16,8 @@ import { reviewState, type ReviewState, type ShownStatus } from "@/lib/stores/re
 // review-state.ts: the browser never loads those rules (they read the App Store's server-only
 // modules), and no page can word a status the data does not hold.
 
-/** A row of the deadline queue, as the list shows it. */
-export interface RefundReviewListItem {
+/** What names a review, in the list and on its page: which store asked about which purchase, when. */
+interface RefundReviewHead {
   readonly id: number;
   readonly tenantId: string;
   readonly store: StoreName;
@@ -25,6 +25,10 @@ export interface RefundReviewListItem {
   readonly orderNo: string | null;
   readonly playerId: string | null;
   readonly requestedAt: Date;
+}
+
+/** A row of the deadline queue, as the list shows it. */
+export interface RefundReviewListItem extends RefundReviewHead {
   /** Seconds until the deadline as the database measured it; negative once it has passed. */
   readonly secondsLeft: number;
   readonly state: Pick<ReviewState, "status" | "awaiting" | "nearDeadline">;
@@ -69,15 +73,8 @@ const ANSWER_HEADING: Readonly<Record<ShownStatus, AnswerHeading>> = {
 
 /** One review page: what the store asked, what the ledger holds, and the answer they make. */
 export interface RefundReviewModel {
-  readonly review: {
-    readonly id: number;
-    readonly tenantId: string;
-    readonly store: StoreName;
-    readonly transactionId: string;
-    readonly orderNo: string | null;
-    readonly playerId: string | null;
+  readonly review: RefundReviewHead & {
     readonly reason: string | null;
-    readonly requestedAt: Date;
     readonly deadlineAt: Date;
     readonly answerUrl: string | null;
     readonly answeredBy: string | null;

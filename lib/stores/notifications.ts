@@ -2,14 +2,16 @@ import "server-only";
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import { countInWindow } from "@/lib/db/rate-window";
-import { execute, maybeOne } from "@/lib/db/sql";
+import { execute, maybeOne, one } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction, type Tx } from "@/lib/db/transaction";
 import { logger } from "@/lib/log";
 import type { ExceptionDraft } from "@/lib/orders/decide";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import { recordException } from "@/lib/orders/record-exception";
 import { moveGoods } from "@/lib/orders/move-goods";
+import { refundedMoney } from "@/lib/orders/refund-money";
 import type { StoreName } from "@/lib/orders/store-names";
+import type { RefundMeasure } from "@/lib/orders/take-back";
 import { transitIn } from "@/lib/orders/transit";
 import type { Problem } from "@/lib/problems";
 import { refundSteps, storeActor, type NotificationOutcome, type StoreStep } from "./model";
@@ -94,6 +96,8 @@ export interface NotificationRow {
   readonly deadline: Date | null;
   /** The verified, decoded payload, kept as evidence. */
   readonly payload: unknown;
+  /** The money a partial refund of the order moved, or its reversal gave back (followSteps): null when none. */
+  readonly refundedAmount?: number | null;
 }
 
 /**
@@ -105,8 +109,8 @@ export async function insertNotification(tx: PrismaTransaction, n: NotificationR
   await execute(
     tx.client,
     `INSERT INTO store_notifications (tenant_id, store, notification_id, type, subtype, environment, transaction_id, original_transaction_id,
-                                      order_id, signed_at, outcome, detail, deadline_at, payload)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10::float8 / 1000), $11, $12, $13, $14)`,
+                                      order_id, signed_at, outcome, detail, deadline_at, payload, refunded_amount)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10::float8 / 1000), $11, $12, $13, $14, $15)`,
     [
       n.tenantId,
       n.store,
@@ -122,6 +126,7 @@ export async function insertNotification(tx: PrismaTransaction, n: NotificationR
       JSON.stringify(n.detail),
       n.deadline,
       JSON.stringify(n.payload),
+      n.refundedAmount ?? null,
     ],
   );
   await audit(
@@ -131,13 +136,19 @@ export async function insertNotification(tx: PrismaTransaction, n: NotificationR
       tenantId: n.tenantId,
       orderId: n.orderId,
       target: n.transactionId ? `${n.store}:${n.transactionId}` : null,
-      detail: { type: n.type, ...(n.subtype ? { subtype: n.subtype } : {}), outcome: n.outcome, ...fact },
+      detail: {
+        type: n.type,
+        ...(n.subtype ? { subtype: n.subtype } : {}),
+        outcome: n.outcome,
+        ...(n.refundedAmount != null ? { refundedAmount: n.refundedAmount } : {}),
+        ...fact,
+      },
     },
     tx.prisma,
   );
 }
 
-const orderRow = z.object({ orderId: z.coerce.number(), tenantId: z.string(), playerId: z.string(), state: z.enum(ORDER_STATES) });
+const orderRow = z.object({ orderId: z.coerce.number(), tenantId: z.string(), playerId: z.string(), state: z.enum(ORDER_STATES), amount: z.coerce.number() });
 export type LockedOrder = z.output<typeof orderRow>;
 
 /**
@@ -163,7 +174,7 @@ export async function lockStoreOrder(
     [tenantId, store, purchase.transactionId],
   );
   if (!found) return null;
-  const order = await maybeOne(tx.client, orderRow, `SELECT id AS "orderId", tenant_id AS "tenantId", player_id AS "playerId", state FROM orders WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [found.orderId, tenantId]);
+  const order = await maybeOne(tx.client, orderRow, `SELECT id AS "orderId", tenant_id AS "tenantId", player_id AS "playerId", state, amount FROM orders WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [found.orderId, tenantId]);
   if (!order) return null;
   await execute(
     tx.client,
@@ -178,6 +189,12 @@ export async function lockStoreOrder(
  * A store's steps for a locked order, followed: each event through transit() as the store (source
  * `store`, one bizKey per store fact, so the same fact can never move the order twice), each goods
  * move through moveGoods() under the same bizKey. A refusal ends the steps.
+ *
+ * `refundedAmount` is the money the steps moved that the order's state does not say (lib/orders/
+ * refund-money.ts): a partial refund's share of the amount — followed even when no goods were held to
+ * take back, since the store returned the money all the same — or, when a reversal gives back what the
+ * order's partial refunds took (give-back, or reverse-refund, whose guard restores every unit taken),
+ * minus what they recorded. Null when it moved none: a full refund is the order's `refunded` state.
  */
 export async function followSteps(
   tx: Tx,
@@ -190,10 +207,15 @@ export async function followSteps(
     readonly reason: string;
   },
   exceptions: ExceptionDraft[],
-): Promise<{ outcome: NotificationOutcome; detail: Record<string, unknown> }> {
+): Promise<{ outcome: NotificationOutcome; detail: Record<string, unknown>; refundedAmount: number | null }> {
   const { order, steps } = input;
   const actor = storeActor(input.store);
   const applied: string[] = [];
+  let refundedAmount: number | null = null;
+  const givenBack = async () => {
+    const taken = await partialRefundsHeld(tx, order);
+    if (taken !== 0) refundedAmount = (refundedAmount ?? 0) - taken;
+  };
   // A partial refund that would leave nothing is a full one: the order's own refund, through transit().
   const queue = [...steps];
   for (let step = queue.shift(); step; step = queue.shift()) {
@@ -205,18 +227,50 @@ export async function followSteps(
         reason: input.reason,
       });
       if (moved.result === "no-refund-rule") {
-        return { outcome: "refused", detail: { applied, step: step.move.kind, refusal: { kind: "no-refund-rule", lines: moved.lines } } };
+        return { outcome: "refused", detail: { applied, step: step.move.kind, refusal: { kind: "no-refund-rule", lines: moved.lines } }, refundedAmount };
       }
       if (moved.result === "everything") queue.unshift(...refundSteps(order.state));
       if (moved.result === "applied") applied.push(step.move.kind);
+      if (moved.result === "applied" || moved.result === "nothing") {
+        if (step.move.kind === "take-back") refundedAmount = (refundedAmount ?? 0) + (await partialRefundMoney(tx, order, step.move.measure));
+        else await givenBack();
+      }
       continue;
     }
     const { result, exception } = await transitIn(tx, { orderId: order.orderId, event: step.event, bizKey: input.bizKey, actor, source: "store", reason: input.reason });
     if (exception) exceptions.push(exception);
     if (result.result !== "applied" && result.result !== "duplicate") {
-      return { outcome: "refused", detail: { applied, event: step.event, result: result.result, ...("refusal" in result ? { refusal: result.refusal } : {}) } };
+      return { outcome: "refused", detail: { applied, event: step.event, result: result.result, ...("refusal" in result ? { refusal: result.refusal } : {}) }, refundedAmount };
     }
+    if (result.result === "applied" && step.event === "reverse-refund") await givenBack();
     applied.push(step.event);
   }
-  return applied.length > 0 ? { outcome: "applied", detail: { applied } } : { outcome: "unchanged", detail: { state: order.state } };
+  const money = refundedAmount === null ? {} : { refundedAmount };
+  return applied.length > 0 || refundedAmount !== null
+    ? { outcome: "applied", detail: { applied, ...money }, refundedAmount }
+    : { outcome: "unchanged", detail: { state: order.state }, refundedAmount };
+}
+
+const quantitiesRow = z.object({ quantities: z.array(z.number()) });
+
+/** What a partial refund of `measure` returned of the locked order's amount (lib/orders/refund-money.ts). */
+async function partialRefundMoney(tx: Tx, order: LockedOrder, measure: RefundMeasure): Promise<number> {
+  const { quantities } = await one(
+    tx.client,
+    quantitiesRow,
+    `SELECT coalesce(array_agg(quantity::int ORDER BY sku), '{}') AS quantities FROM order_lines WHERE tenant_id = $1 AND order_id = $2`,
+    [order.tenantId, order.orderId],
+  );
+  return refundedMoney(order.amount, measure, quantities);
+}
+
+/** The money the order's partial refunds took and no reversal gave back yet: what a reversal gives back. */
+async function partialRefundsHeld(tx: Tx, order: LockedOrder): Promise<number> {
+  const { held } = await one(
+    tx.client,
+    z.object({ held: z.coerce.number() }),
+    `SELECT coalesce(sum(refunded_amount), 0)::bigint AS held FROM store_notifications WHERE tenant_id = $1 AND order_id = $2 AND refunded_amount IS NOT NULL`,
+    [order.tenantId, order.orderId],
+  );
+  return held;
 }

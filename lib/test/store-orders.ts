@@ -6,6 +6,7 @@ import { POST } from "@/app/api/v1/stores/apple/notifications/[tenant]/route";
 import { getPool } from "@/lib/db/pool";
 import { grant } from "@/lib/orders/grant";
 import { transit } from "@/lib/orders/transit";
+import { playerSummary } from "@/lib/players/queries/player-summary";
 import { createOrder, type LineSpec } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import type { AppleEnvironment } from "@/lib/settings/apple-environments";
@@ -92,4 +93,20 @@ export async function orderLedger(orderId: number): Promise<OrderLedger> {
     refundTransitions: transitions.rows.map((r) => r.t),
     cases: cases.rows.map((r) => r.k),
   };
+}
+
+/**
+ * What the player's refunded total counts for this order, read as the console reads it (the player's
+ * money, lib/players/queries/player-summary.ts): the order's player must have no other order.
+ */
+export async function refundedMoneyOf(orderId: number): Promise<number> {
+  const { rows } = await getPool().query<{ tenantId: string; playerId: string; n: number }>(
+    `SELECT o.tenant_id AS "tenantId", o.player_id AS "playerId", (SELECT count(*)::int FROM orders p WHERE p.tenant_id = o.tenant_id AND p.player_id = o.player_id) AS n
+     FROM orders o WHERE o.id = $1`,
+    [orderId],
+  );
+  const order = rows[0]!;
+  if (order.n !== 1) throw new Error(`refundedMoneyOf: player ${order.playerId} has ${order.n} orders`);
+  const { money } = await playerSummary(order.tenantId, order.playerId);
+  return money[0]!.refunded;
 }

@@ -13,13 +13,17 @@ import { rows, type Queryable } from "@/lib/db/sql";
 // - refunded: the amount of each of those orders now in `refunded` (refunded through the order's
 //   refund flow, every line reversed), plus refunds a payment channel confirmed against an order's
 //   accepted payment (payment_refunds, status confirmed, payment_txn = the order's pay bizKey) while
-//   the order is not itself refunded, so no money counts twice. Refunds of payments the ledger never
+//   the order is not itself refunded, so no money counts twice; plus what a store's partial refunds
+//   of the order moved while it kept its state (store_notifications.refunded_amount: Apple's
+//   revocationPercentage of the amount, Google's voidedQuantity over the line quantity times the
+//   amount, rounded as lib/orders/refund-money.ts says, net of reversals), never more than the
+//   order's amount in all. Refunds of payments the ledger never
 //   accepted (a payment after close, a second payment, the difference of a mismatch) are in neither
 //   figure: that money was never the player's spend, and its cases show among the exceptions;
 // - refund rate: refunded ÷ paid, per currency.
 // Every read is a range of orders (tenant_id, player_id, created_at) with index lookups per order
-// (the pay transition by its unique key, the refunds by (tenant_id, order_id), the exceptions by
-// their unique key), as the plan test proves.
+// (the pay transition by its unique key, the refunds and the store notifications by (tenant_id,
+// order_id), the exceptions by their unique key), as the plan test proves.
 
 export interface PlayerMoney {
   readonly currency: string;
@@ -92,8 +96,9 @@ export function playerMoneySql(tenant: string, player: string): string {
                  count(*)::int AS orders,
                  count(*) FILTER (WHERE pay.biz_key IS NOT NULL)::int AS "paidOrders",
                  coalesce(sum(po.amount) FILTER (WHERE pay.biz_key IS NOT NULL), 0)::bigint AS paid,
-                 count(*) FILTER (WHERE pay.biz_key IS NOT NULL AND (po.state = 'refunded' OR back.amount > 0))::int AS "refundedOrders",
-                 coalesce(sum(CASE WHEN pay.biz_key IS NULL THEN 0 WHEN po.state = 'refunded' THEN po.amount ELSE back.amount END), 0)::bigint AS refunded,
+                 count(*) FILTER (WHERE pay.biz_key IS NOT NULL AND (po.state = 'refunded' OR back.amount + store.amount > 0))::int AS "refundedOrders",
+                 coalesce(sum(CASE WHEN pay.biz_key IS NULL THEN 0 WHEN po.state = 'refunded' THEN po.amount
+                                   ELSE least(po.amount, back.amount + greatest(store.amount, 0)) END), 0)::bigint AS refunded,
                  min(po.created_at) AS "firstAt", max(po.created_at) AS "lastAt"
           FROM orders po
           LEFT JOIN LATERAL (
@@ -103,6 +108,10 @@ export function playerMoneySql(tenant: string, player: string): string {
             SELECT coalesce(sum(r.amount), 0)::bigint AS amount FROM payment_refunds r
             WHERE r.tenant_id = po.tenant_id AND r.order_id = po.id AND r.status = 'confirmed' AND r.payment_txn = pay.biz_key
           ) back ON true
+          LEFT JOIN LATERAL (
+            SELECT coalesce(sum(n.refunded_amount), 0)::bigint AS amount FROM store_notifications n
+            WHERE n.tenant_id = po.tenant_id AND n.order_id = po.id AND n.refunded_amount IS NOT NULL
+          ) store ON true
           WHERE po.tenant_id = ${tenant} AND po.player_id = ${player}
           GROUP BY po.currency`;
 }

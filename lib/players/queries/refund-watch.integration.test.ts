@@ -17,7 +17,8 @@ useFreshDatabase();
 
 // Refund abuse at a glance (issue 16, item 6): one player refunded by both stores — the App Store's
 // REFUND, Google Play's full void (pushed, then read again by the poll) and a partial one — their
-// share of spend refunded, and the watch list that puts it on every order of theirs.
+// share of spend refunded — the partial one's share of its amount too (lib/orders/refund-money.ts) —
+// and the watch list that puts it on every order of theirs.
 
 const T = "watch-home";
 const PLAYER = "refunder-1";
@@ -41,7 +42,8 @@ beforeAll(async () => {
   orders.appleRefunded = await deliveredStoreOrder(T, APPLE_REFUNDED);
   orders.appleKept = await deliveredStoreOrder(T, APPLE_KEPT);
   orders.googleRefunded = await deliveredStoreOrder(T, GOOGLE_REFUNDED, { channel: "googleplay" });
-  orders.googlePartial = await deliveredStoreOrder(T, GOOGLE_PARTIAL, { channel: "googleplay" });
+  // A purchase of two packs: a void of one is half of it.
+  orders.googlePartial = await deliveredStoreOrder(T, GOOGLE_PARTIAL, { channel: "googleplay", lines: [{ sku: "gems-pack", kind: "currency", quantity: 2 }] });
   await getPool().query(`UPDATE orders SET player_id = $1 WHERE id = ANY($2::bigint[])`, [PLAYER, Object.values(orders).map((o) => o.id)]);
 
   const refund = await appleNotificationBody(apple, { type: "REFUND", transactionId: APPLE_REFUNDED, signedAt: T0 });
@@ -56,7 +58,7 @@ beforeAll(async () => {
 });
 
 describe("a player refunded by both stores", () => {
-  it("lists the refunds of both stores, counts each once, and refunds exactly half of the player's spend", async () => {
+  it("lists the refunds of both stores, counts each once, and counts the partial void's share of its order as refunded money", async () => {
     const events = await playerStoreEvents(T, PLAYER);
     expect(events).toMatchObject({ total: 4, refunds: 3, reversals: 0 });
     expect(events.events.map((e) => [e.orderNo, e.store, e.type, e.partial, e.outcome])).toEqual([
@@ -66,23 +68,25 @@ describe("a player refunded by both stores", () => {
       [orders.appleRefunded!.orderNo, "appstore", "REFUND", false, "applied"],
     ]);
 
-    // Two of four ¥6 orders refunded in the ledger; the partial void took one unit of each line back
-    // and left the order delivered: Google does not say how much money it returned, so it is not counted as money.
+    // Two of four ¥6 orders refunded in the ledger; the partial void took one of the two packs back and
+    // left the order delivered: voidedQuantity 1 over the line quantity 2, times ¥6, is ¥3 refunded.
     const { money } = await playerSummary(T, PLAYER);
-    expect(money).toEqual([{ currency: "CNY", orders: 4, paidOrders: 4, paid: 24_00, refundedOrders: 2, refunded: 12_00 }]);
-    expect(refundRate(money[0]!)).toBe(0.5);
+    expect(money).toEqual([{ currency: "CNY", orders: 4, paidOrders: 4, paid: 24_00, refundedOrders: 3, refunded: 15_00 }]);
+    expect(refundRate(money[0]!)).toBe(0.625);
   });
 
   it("puts the player on the watch list on every order of theirs when the share reaches the threshold, and only then", async () => {
     const watchOf = async (orderNo: string) => (await getOrderPageFacts(T, orderNo))!.refundWatch;
     expect(await watchOf(orders.appleKept!.orderNo)).toBeNull();
 
-    await setThreshold(50);
-    for (const order of Object.values(orders)) expect(await watchOf(order.orderNo)).toEqual({ threshold: 50, currency: "CNY", share: 0.5 });
+    // 62.5% refunded: on the list at 62%, not at 63% (the partial refund's ¥3 makes the difference
+    // from the 50% the two full refunds alone are).
+    await setThreshold(62);
+    for (const order of Object.values(orders)) expect(await watchOf(order.orderNo)).toEqual({ threshold: 62, currency: "CNY", share: 0.625 });
     const other = await createOrder(getPool(), { tenantId: T, playerId: "careful-1", amount: 6_00 });
     expect(await watchOf(other.orderNo)).toBeNull();
 
-    await setThreshold(51);
+    await setThreshold(63);
     expect(await watchOf(orders.appleKept!.orderNo)).toBeNull();
     await setThreshold(null);
     expect(await watchOf(orders.appleKept!.orderNo)).toBeNull();
@@ -100,7 +104,7 @@ describe("the order page's watch flag", () => {
     try {
       // With statistics (as a live database has), not the guesses a never-analysed table gets, where
       // every index of a few rows costs the same and the planner's tie-break decides.
-      await client.query("ANALYZE orders, order_transitions, payment_refunds");
+      await client.query("ANALYZE orders, order_transitions, payment_refunds, store_notifications");
       await client.query("SET enable_seqscan = off");
       const plans: string[] = [];
       for (const { text, values } of statements) {
@@ -118,7 +122,8 @@ describe("the order page's watch flag", () => {
     const [plan, ...more] = await factsPlans(orders.appleKept!.orderNo);
     expect(more).toEqual([]);
     expect(plan).toContain("orders_tenant_id_player_id_created_at_idx");
-    expect(plan).not.toMatch(/Seq Scan on (orders|order_transitions|payment_refunds)\b/);
+    expect(plan).not.toMatch(/Seq Scan on (orders|order_transitions|payment_refunds|store_notifications)\b/);
+    expect(plan).toContain("store_notifications_tenant_id_order_id_idx");
     // The player's money sits under a filter on the threshold alone, checked once before any of it is read.
     expect(plan).toMatch(/One-Time Filter: \(s\.refund_watch_percent IS NOT NULL\)/);
   });

@@ -7,7 +7,7 @@ import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { appleNotificationBody, signAsApple, testAppleChain, type TestAppleChain, type TestNotification } from "@/lib/test/apple-store";
 import { useFreshDatabase } from "@/lib/test/database";
 import { rowCounts } from "@/lib/test/fuzz";
-import { connectedTenant, deliveredStoreOrder, orderLedger, postAppleNotification } from "@/lib/test/store-orders";
+import { connectedTenant, deliveredStoreOrder, orderLedger, postAppleNotification, refundedMoneyOf } from "@/lib/test/store-orders";
 import { REFUSALS_RECORDED_PER_MINUTE } from "@/lib/stores/notifications";
 import { receiveAppleNotification } from "./receive-notification";
 
@@ -111,8 +111,26 @@ describe("App Store notifications: refunds", () => {
     await send({ type: "REFUND", signedAt: T0, transactionId, proratedMilliPercent: 50_000 });
     // Half of 60 gems; half of one cosmetic rounds to the whole one.
     expect(await orderLedger(order.id)).toEqual({ ...DELIVERED, held: { "gems-60": 30, "skin-cat": 0 }, takenBack: { revoke: -30, "write-off": -1 } });
+    // Half of the ¥6.00 is refunded money (lib/orders/refund-money.ts), kept on the notification and its audit fact.
+    const moneyFacts = async () =>
+      (
+        await getPool().query<{ type: string; amount: string | null; audited: string | null }>(
+          `SELECT n.type, n.refunded_amount::text AS amount, a.detail ->> 'refundedAmount' AS audited
+           FROM store_notifications n JOIN audit_events a ON a.order_id = n.order_id AND a.action = 'store.notification' AND a.detail ->> 'notificationUUID' = n.notification_id
+           WHERE n.order_id = $1 ORDER BY n.signed_at`,
+          [order.id],
+        )
+      ).rows;
+    expect(await moneyFacts()).toEqual([{ type: "REFUND", amount: "300", audited: "300" }]);
+    expect(await refundedMoneyOf(order.id)).toBe(3_00);
     await send({ type: "REFUND_REVERSED", signedAt: T0 + 60_000, transactionId });
     expect(await orderLedger(order.id)).toEqual(DELIVERED);
+    // The reversal gives the money back as it gives the goods back.
+    expect(await moneyFacts()).toEqual([
+      { type: "REFUND", amount: "300", audited: "300" },
+      { type: "REFUND_REVERSED", amount: "-300", audited: "-300" },
+    ]);
+    expect(await refundedMoneyOf(order.id)).toBe(0);
   });
 
   it("a REFUND_DECLINED rejects a refund under way back to the state before it; an older REFUND arriving later does not win", async () => {

@@ -100,6 +100,7 @@ async function store(
   let outcome: NotificationOutcome;
   let detail: Record<string, unknown> = {};
   let deadline: Date | null = null;
+  let refundedAmount: number | null = null;
   const type = n.notificationType;
   if (type === "CONSUMPTION_REQUEST") {
     outcome = "recorded";
@@ -136,7 +137,7 @@ async function store(
       outcome = "superseded";
       detail = { by: latest?.notificationId ?? null, byType: latest?.type ?? null };
     } else {
-      ({ outcome, detail } = await followSteps(
+      ({ outcome, detail, refundedAmount } = await followSteps(
         tx,
         {
           tenantId,
@@ -169,6 +170,7 @@ async function store(
       detail,
       deadline,
       payload: evidence,
+      refundedAmount,
     },
     { notificationUUID: n.notificationUUID, signedDate: new Date(n.signedDate).toISOString() },
   );

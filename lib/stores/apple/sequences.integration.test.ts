@@ -5,7 +5,7 @@ import { appleNotificationBody, testAppleChain, type TestAppleChain, type TestNo
 import { verifyChains } from "@/lib/audit/chain";
 import { getPool } from "@/lib/db/pool";
 import { useFreshDatabase } from "@/lib/test/database";
-import { connectedTenant, deliveredStoreOrder, orderLedger, postAppleNotification, type OrderLedger } from "@/lib/test/store-orders";
+import { connectedTenant, deliveredStoreOrder, orderLedger, postAppleNotification, refundedMoneyOf, type OrderLedger } from "@/lib/test/store-orders";
 
 // The ordering rule as a property (issue 16): a store's notifications for several transactions,
 // shuffled and duplicated the way retries and a busy network deliver them, always leave the same
@@ -63,6 +63,24 @@ const EXPECTED: Readonly<Record<Story, Omit<OrderLedger, "refundTransitions">>> 
   "prorated-then-reversed": DELIVERED,
 };
 
+/**
+ * The money each story leaves in the player's refunded total, of the ¥6.00 order: all of it once
+ * refunded, 40% (lib/orders/refund-money.ts) while a prorated refund stands, nothing once reversed.
+ */
+const REFUNDED_MONEY: Readonly<Record<Story, number>> = {
+  refund: 6_00,
+  "review-then-refund": 6_00,
+  "review-then-decline": 0,
+  "declined-then-refunded": 6_00,
+  "refund-twice": 6_00,
+  "noise-only": 0,
+  "refund-then-noise": 6_00,
+  reversed: 0,
+  "reversed-then-refunded": 6_00,
+  prorated: 2_40,
+  "prorated-then-reversed": 0,
+};
+
 interface Planned {
   readonly story: Story;
   readonly orderId: number;
@@ -108,6 +126,7 @@ describe("App Store notifications: any arrival order, the same ledger", () => {
           const { refundTransitions, ...ledger } = await orderLedger(p.orderId);
           const expected = EXPECTED[p.story];
           expect(ledger, p.story).toEqual(expected);
+          expect(await refundedMoneyOf(p.orderId), p.story).toBe(REFUNDED_MONEY[p.story]);
           // Every refund transition is the store's; a story without a reversal is refunded at most
           // once, however many notifications said so (with one, the order may go round the loop).
           for (const t of refundTransitions) expect(t, p.story).toMatch(/\/store\/store:appstore$/);
@@ -141,6 +160,7 @@ describe("App Store notifications: any arrival order, the same ledger", () => {
         }
         const { refundTransitions, ...ledger } = await orderLedger(p!.orderId);
         expect(ledger).toEqual(DELIVERED);
+        expect(await refundedMoneyOf(p!.orderId)).toBe(0);
         expect(refundTransitions).toEqual(
           refundFirst ? ["request-refund/store/store:appstore", "confirm-refund/store/store:appstore", "reverse-refund/store/store:appstore"] : [],
         );

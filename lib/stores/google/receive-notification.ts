@@ -113,6 +113,7 @@ async function storeVoid(tx: PrismaTransaction, tenantId: string, fact: VoidFact
   const measure = voidMeasure(fact);
   let outcome: NotificationOutcome = "no-order";
   let detail: Record<string, unknown> = said;
+  let refundedAmount: number | null = null;
   if (order && measure === "unknown") {
     // Kept: the poll of the same void says how many units, and acts then.
     outcome = "recorded";
@@ -135,6 +136,7 @@ async function storeVoid(tx: PrismaTransaction, tenantId: string, fact: VoidFact
     );
     outcome = followed.outcome;
     detail = { ...said, ...followed.detail };
+    refundedAmount = followed.refundedAmount;
   }
   await insertNotification(
     tx,
@@ -153,6 +155,7 @@ async function storeVoid(tx: PrismaTransaction, tenantId: string, fact: VoidFact
       detail,
       deadline: null,
       payload: evidence,
+      refundedAmount,
     },
     { notificationId: fact.notificationId, source: fact.source, eventTime: new Date(fact.at).toISOString() },
   );

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useFreshDatabase } from "@/lib/test/database";
 import { connectedGoogleTenant, googleOrderId, postGooglePush, pushBody, pushToken, testIssuer, type TestIssuer } from "@/lib/test/google-play";
-import { deliveredStoreOrder, orderLedger, type OrderLedger } from "@/lib/test/store-orders";
+import { deliveredStoreOrder, orderLedger, refundedMoneyOf, type OrderLedger } from "@/lib/test/store-orders";
 import { polledVoid, type VoidedPurchase } from "./model";
 import { applyVoid } from "./receive-notification";
 
@@ -74,6 +74,20 @@ const EXPECTED: Readonly<Record<Story, Omit<OrderLedger, "refundTransitions">>> 
   noise: DELIVERED,
 };
 
+/**
+ * The money each story leaves in the player's refunded total, of the ¥6.00 order of three units: all
+ * of it once refunded; a partial void of one unit is 1/3 of the amount (lib/orders/refund-money.ts),
+ * counted once however often the poll reads it; a full void after it is the whole amount, never more.
+ */
+const REFUNDED_MONEY: Readonly<Record<Story, number>> = {
+  push: 6_00,
+  poll: 6_00,
+  "push-and-poll": 6_00,
+  partial: 2_00,
+  "partial-then-full": 6_00,
+  noise: 0,
+};
+
 const arrival = fc.record({
   stories: fc.array(fc.constantFrom(...(Object.keys(STORIES) as Story[])), { minLength: 1, maxLength: 4 }),
   order: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 16, maxLength: 16 }),
@@ -98,6 +112,7 @@ describe("Google Play pushes and polls: any arrival order, the same ledger", () 
           const { refundTransitions, ...ledger } = await orderLedger(p.orderId);
           const want = EXPECTED[p.story];
           expect(ledger, p.story).toEqual(want);
+          expect(await refundedMoneyOf(p.orderId), p.story).toBe(REFUNDED_MONEY[p.story]);
           expect(refundTransitions, p.story).toEqual(want.state === "refunded" ? ["request-refund/store/store:googleplay", "confirm-refund/store/store:googleplay"] : []);
         }
       }),

@@ -179,8 +179,10 @@ export function explainCase(c: CaseFacts): CaseExplanation {
         sku,
         units: Math.abs(units),
         rule,
-        attempts: num(c.detail.attempts) ?? 0,
-        failure: takeBackFailure(str(c.detail.lastError)),
+        // The row as it is now, when it is still there: after a retry that failed again its latest
+        // failure and every attempt so far, not the first failure the case's detail froze.
+        attempts: c.takeBack?.attempts ?? num(c.detail.attempts) ?? 0,
+        failure: takeBackFailure(c.takeBack?.lastError ?? str(c.detail.lastError)),
         callId,
       };
     }

@@ -81,6 +81,10 @@ export interface CaseTakeBack {
    * them a retry fails again at once.
    */
   readonly endpointSet: boolean;
+  /** Every call made for it so far, across retries (a retry starts the row's own count afresh). */
+  readonly attempts: number;
+  /** The latest failure's error, until an attempt succeeds (null then, or before any failure). */
+  readonly lastError: string | null;
 }
 
 export interface CaseFacts {

@@ -89,7 +89,7 @@ describe("legalOffers: each way out only where it is possible", () => {
   });
 
   it("a failed take-back: retry the call only while its take_backs row is failed", () => {
-    const takeBack: CaseFacts = { ...base, kind: "take-back-failed", event: null, amount: null, bizKey: "take-back:31", related: null, takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: true } };
+    const takeBack: CaseFacts = { ...base, kind: "take-back-failed", event: null, amount: null, bizKey: "take-back:31", related: null, takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: true, attempts: 1, lastError: "HTTP 500: down" } };
     expect(legalOffers(takeBack)).toEqual([{ kind: "retry-take-back", endpoint: "revoke", endpointSet: true }, { kind: "dismiss" }]);
     expect(kinds({ ...takeBack, takeBack: { ...takeBack.takeBack!, status: "pending" } })).toEqual(["dismiss"]);
     expect(kinds({ ...takeBack, takeBack: null })).toEqual(["dismiss"]);

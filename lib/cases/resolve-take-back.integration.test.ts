@@ -8,12 +8,14 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { one, rows } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
+import { translator } from "@/lib/i18n/translator";
 import { runTakeBackCalls, TAKE_BACK_ACTOR, type TakeBackCallReport } from "@/lib/jobs/take-back-calls";
 import { NO_GRANT_ENDPOINT, NO_REVOKE_ENDPOINT } from "@/lib/orders/take-back";
 import { startReceiver, type Receiver } from "@/lib/jobs/test-receiver";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
+import { describeCase } from "./describe-case";
 import { takeBackCaseKey } from "./model";
 import { loadOrderCases } from "./queries/order-cases";
 import { resolveTakeBackCase, type TakeBackResolveInput } from "./resolve-take-back";
@@ -302,5 +304,33 @@ describe("retrying a failed take-back from its case", () => {
     expect((await facts(f.orderId)).filter((x) => x.action === "take-back.retried")).toHaveLength(1);
     expect(await readCase(f.caseId)).toMatchObject({ status: "in-progress", owner: OPS });
     expect(await rowState(f.takeBackId)).toMatchObject({ status: "pending", attempts: 0 });
+  });
+
+  it("after a retry that fails differently, the case shows the latest failure and every attempt, in both languages", async () => {
+    const f = await failedTakeBack(CONNECTED);
+    const shown = async () => (await loadOrderCases(CONNECTED, f.orderId, { actor: OPS, role: "ops" })).find((v) => v.id === f.caseId)!;
+    const words = async () => {
+      const { explanation } = await shown();
+      return { en: describeCase(explanation, translator("en"), "en"), zh: describeCase(explanation, translator("zh"), "zh") };
+    };
+    expect((await shown()).explanation).toMatchObject({ kind: "take-back-failed", attempts: 1, failure: { kind: "http", status: 500 } });
+
+    expect(await retry(f)).toMatchObject({ result: "retrying" });
+    // Owed again, not yet called: still the failure it had, and the one attempt made.
+    expect((await shown()).explanation).toMatchObject({ attempts: 1, failure: { kind: "http", status: 500 } });
+
+    // The game now answers 503: failed again, differently. The case's detail still holds the first
+    // failure; what it shows is the row's latest one and both attempts.
+    status = 503;
+    expect(await run({ maxAttempts: 1 })).toEqual({ ...NOTHING, claimed: 1, failed: 1 });
+    expect(await rowState(f.takeBackId)).toMatchObject({ status: "failed", attempts: 1, lastError: "HTTP 503: refused" });
+    const { detail } = await one(getPool(), z.object({ detail: z.record(z.string(), z.unknown()) }), `SELECT detail FROM order_exceptions WHERE id = $1`, [f.caseId]);
+    expect(detail).toMatchObject({ attempts: 1, lastError: "HTTP 500: refused" });
+    expect((await shown()).explanation).toMatchObject({ attempts: 2, failure: { kind: "http", status: 503 } });
+    expect((await shown()).takeBack).toMatchObject({ status: "failed", attempts: 2, lastError: "HTTP 503: refused" });
+    const { en, zh } = await words();
+    expect(en).toContain("the revoke endpoint answered 503, 2 attempts.");
+    expect(zh).toContain("收回接口返回 503，已尝试 2 次。");
+    expect(receiver.requests).toHaveLength(1);
   });
 });

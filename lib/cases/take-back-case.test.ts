@@ -6,6 +6,7 @@ import { describeCase } from "./describe-case";
 import { explainCase } from "./explain";
 import type { CaseFacts } from "./facts";
 import { DEFAULT_CASE_SLA, kindClass, takeBackCaseKey } from "./model";
+import { NO_REVOKE_ENDPOINT } from "@/lib/orders/take-back";
 import { caseControls, legalOffers } from "./offers";
 
 const revocationId = "refund:R-1:XX1:gems-60";
@@ -79,6 +80,27 @@ describe("take-back-failed", () => {
     expect(explainCase({ ...base, detail: { ...base.detail, revocationId: undefined } })).toEqual({ kind: "other", caseKind: "take-back-failed" });
   });
 
+  it("after a retry that failed again, shows the row's latest failure and every attempt so far, not the first failure the case froze", () => {
+    // Filed when the endpoint was missing (no call); retried once it was set, and the call timed out.
+    const retried: CaseFacts = {
+      ...base,
+      status: "in-progress",
+      takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: true, attempts: 2, lastError: "timed out after 10000 ms" },
+    };
+    expect(explainCase(retried)).toMatchObject({ attempts: 2, failure: { kind: "timeout", seconds: 10 } });
+    expect(describeCase(explainCase(retried), translator("en"), "en")).toBe(
+      `Could not take gems-60 × 60 back from the player (rule: Revoke in the game): the revoke endpoint did not answer within 10 s, 2 attempts. Take them back by hand; revocation id ${revocationId}`,
+    );
+    expect(describeCase(explainCase(retried), translator("zh"), "zh")).toBe(
+      `未能从玩家处收回 gems-60 × 60（规则：由游戏收回）：收回接口10 秒内无响应，已尝试 2 次。请人工收回；收回编号 ${revocationId}`,
+    );
+    // Once an attempt succeeds the row holds no error: the case still says the failure it was filed for.
+    expect(explainCase({ ...base, takeBack: { id: 31, status: "done", endpoint: "revoke", endpointSet: true, attempts: 3, lastError: null } })).toMatchObject({
+      attempts: 3,
+      failure: { kind: "no-endpoint" },
+    });
+  });
+
   it("reads in English and in Chinese", () => {
     expect(describeCase(explainCase(base), translator("en"), "en")).toBe(
       `Could not take gems-60 × 60 back from the player (rule: Revoke in the game): the revoke endpoint is not configured, no call made. Take them back by hand; revocation id ${revocationId}`,
@@ -99,19 +121,19 @@ describe("take-back-failed", () => {
     expect(caseControls(base, { actor: "staff:boss@example.com", role: "manager" }).offers).toEqual([{ kind: "dismiss" }]);
     expect(caseControls(base, { actor: "staff:ops@example.com", role: "ops" }).offers).toEqual([]);
     for (const status of ["pending", "done", "recorded"] as const) {
-      expect(legalOffers({ ...base, takeBack: { id: 31, status, endpoint: "revoke", endpointSet: true } })).toEqual([{ kind: "dismiss" }]);
+      expect(legalOffers({ ...base, takeBack: { id: 31, status, endpoint: "revoke", endpointSet: true, attempts: 1, lastError: null } })).toEqual([{ kind: "dismiss" }]);
     }
     expect(legalOffers({ ...base, status: "resolved", resolution: "take-back-done", resolvedAt: base.createdAt, resolvedBy: "system:take-backs" })).toEqual([]);
   });
 
   it("offers a retry to ops and up while its row is failed, saying whether the endpoint is set", () => {
-    const failed: CaseFacts = { ...base, takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: false } };
+    const failed: CaseFacts = { ...base, takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: false, attempts: 0, lastError: NO_REVOKE_ENDPOINT } };
     expect(legalOffers(failed)).toEqual([{ kind: "retry-take-back", endpoint: "revoke", endpointSet: false }, { kind: "dismiss" }]);
     expect(caseControls(failed, { actor: "staff:ops@example.com", role: "ops" }).offers).toEqual([{ kind: "retry-take-back", endpoint: "revoke", endpointSet: false }]);
     expect(caseControls(failed, { actor: "staff:boss@example.com", role: "manager" }).offers.map((o) => o.kind)).toEqual(["retry-take-back", "dismiss"]);
     expect(caseControls(failed, { actor: "staff:agent@example.com", role: "agent" }).offers).toEqual([]);
     // In progress after a retry that failed again: its owner may retry once more.
-    const again: CaseFacts = { ...failed, ...giveBack, takeBack: { id: 31, status: "failed", endpoint: "grant", endpointSet: true }, status: "in-progress", owner: "staff:ops@example.com", resolution: "retry-take-back" };
+    const again: CaseFacts = { ...failed, ...giveBack, takeBack: { id: 31, status: "failed", endpoint: "grant", endpointSet: true, attempts: 30, lastError: "HTTP 503: busy" }, status: "in-progress", owner: "staff:ops@example.com", resolution: "retry-take-back" };
     expect(caseControls(again, { actor: "staff:ops@example.com", role: "ops" }).offers).toEqual([{ kind: "retry-take-back", endpoint: "grant", endpointSet: true }]);
     expect(legalOffers({ ...again, status: "resolved" })).toEqual([]);
   });

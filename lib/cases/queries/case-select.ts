@@ -25,10 +25,16 @@ const RELATED_EVENT = `CASE e.kind WHEN 'payment-after-close' THEN 'close' WHEN 
 
 // The take_backs row of a take-back-failed case, by its primary key out of the case's bizKey
 // ('take-back:' || id, lib/cases/model.ts takeBackCaseKey); the pattern keeps a bizKey that is not
-// one (a hand-made row) from failing the cast, and so the whole page.
+// one (a hand-made row) from failing the cast, and so the whole page. Its calls so far are the row's
+// attempts plus those each retry started afresh from (the `take-back.retried` facts' attemptsBefore,
+// through the (action, target) audit index); its last error is the latest failure's, kept on the row
+// until the next attempt replaces it — the case's own detail is the first failure, frozen.
 const TAKE_BACK_SQL = `CASE WHEN e.kind = 'take-back-failed' AND e.biz_key ~ '^take-back:[0-9]{1,18}$' THEN
     (SELECT json_build_object('id', b.id, 'status', b.status, 'endpoint', CASE WHEN b.units < 0 THEN 'revoke' ELSE 'grant' END, 'endpointSet',
-              s.signing_secret IS NOT NULL AND CASE WHEN b.units < 0 THEN s.revoke_endpoint_url ELSE s.grant_endpoint_url END IS NOT NULL)
+              s.signing_secret IS NOT NULL AND CASE WHEN b.units < 0 THEN s.revoke_endpoint_url ELSE s.grant_endpoint_url END IS NOT NULL,
+              'attempts', b.attempts + (SELECT coalesce(sum((r.detail ->> 'attemptsBefore')::int), 0)::int FROM audit_events r
+                                         WHERE r.action = 'take-back.retried' AND r.target = 'take-back:' || b.id),
+              'lastError', b.last_error)
      FROM take_backs b LEFT JOIN tenant_settings s ON s.tenant_id = b.tenant_id
      WHERE b.id = substr(e.biz_key, 11)::bigint AND b.tenant_id = e.tenant_id) END`;
 
@@ -122,7 +128,16 @@ const caseRow = z.object({
   lines: z.array(lineLedgerRow).nullable(),
   refunds: z.array(caseRefundRow),
   reservedOfPayment: z.number(),
-  takeBack: z.object({ id: z.number(), status: z.enum(TAKE_BACK_STATUSES), endpoint: z.enum(["revoke", "grant"]), endpointSet: z.boolean() }).nullable(),
+  takeBack: z
+    .object({
+      id: z.number(),
+      status: z.enum(TAKE_BACK_STATUSES),
+      endpoint: z.enum(["revoke", "grant"]),
+      endpointSet: z.boolean(),
+      attempts: z.number(),
+      lastError: z.string().nullable(),
+    })
+    .nullable(),
   webhookSet: z.boolean(),
 });
 

@@ -85,7 +85,7 @@ const takeBack: CaseFacts = {
   },
   order: { ...base.order!, state: "refunded" },
   related: null,
-  takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: false },
+  takeBack: { id: 31, status: "failed", endpoint: "revoke", endpointSet: false, attempts: 15, lastError: "HTTP 500: refused" },
 };
 
 const refund = (refundId: string, status: "requested" | "sent", message: CaseRefund["message"], told: CaseRefund["told"] = null): CaseRefund => ({

@@ -21,6 +21,7 @@ import { connectionBudget } from "@/lib/process/connection-budget";
 import { keepRunning } from "@/lib/process/supervise";
 import { startWebCluster, webProcessCount } from "@/lib/process/web-cluster";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
+import { DEMO_OUTBOX_MAX_ATTEMPTS } from "@/lib/sim/flaky-webhook";
 import { formatDemoStaff, seedDemoStaff } from "@/lib/seed/staff";
 
 const dev = process.argv.includes("--dev");
@@ -87,7 +88,12 @@ async function main(): Promise<void> {
     { log, onCannotStart: webEnded },
   );
   // The background processes are restarted with backoff when they exit (lib/process/supervise.ts).
-  const background = [keepRunning({ name: "worker", command: process.execPath, args: [...NODE_FLAGS, script("worker")], options: childOptions(pool(budget.worker)) }, { log })];
+  // The demo's relay gives up sooner, so a message its unreliable receiver never takes is dead within
+  // minutes, in view (lib/sim/flaky-webhook.ts); a value set by hand wins.
+  const relay: Record<string, string> = simulate && !process.env.OUTBOX_MAX_ATTEMPTS ? { OUTBOX_MAX_ATTEMPTS: String(DEMO_OUTBOX_MAX_ATTEMPTS) } : {};
+  const background = [
+    keepRunning({ name: "worker", command: process.execPath, args: [...NODE_FLAGS, script("worker")], options: childOptions({ ...pool(budget.worker), ...relay }) }, { log }),
+  ];
   // The embedded demo comes alive: simulated channels and game servers, through the API only.
   if (simulate) {
     const traffic = ["simulate", "--rate", process.env.SIMULATOR_RATE ?? "0.5", "--minutes", process.env.SIMULATOR_MINUTES ?? "240"];

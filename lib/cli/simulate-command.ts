@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api/keys";
+import { FLAKY_WEBHOOK_TENANTS } from "@/lib/sim/flaky-webhook";
 import { answerLater } from "@/lib/sim/refund-channel";
 import { runSimulator, signingSecrets, startGrantEndpoint } from "@/lib/sim/simulator";
 import { listTenantSettings } from "@/lib/settings/tenant-settings";
@@ -43,7 +44,7 @@ export function registerSimulate(program: Command): void {
           secrets: signingSecrets,
           onRefundRequested: (payload) => answerLater(payload, { baseUrl: flags.url, keys, signal: controller.signal }),
         });
-        await listenForWebhooks(endpoint.webhookUrl, out);
+        await listenForWebhooks({ reliable: endpoint.webhookUrl, flaky: endpoint.flakyWebhookUrl }, out);
         out(`grant endpoint listening on ${endpoint.url}; sending ${flags.rate} orders/s to ${flags.url} for ${flags.minutes} min`);
 
         process.once("SIGINT", () => controller.abort());
@@ -59,16 +60,19 @@ export function registerSimulate(program: Command): void {
     );
 }
 
-/** A webhook URL a previous simulator run registered (it may have listened on another port). */
-const SIMULATOR_WEBHOOK = /^http:\/\/127\.0\.0\.1:\d+\/webhooks$/;
+/** A webhook URL a previous simulator run registered (it may have listened on another port), reliable or not. */
+const SIMULATOR_WEBHOOK = /^http:\/\/127\.0\.0\.1:\d+\/webhooks(\/flaky)?$/;
 
 /**
- * Points the demo products' webhooks at the simulated channels, so they hear of refund requests:
- * only where no webhook is set (or a simulator's is), never over a real integration; through the
- * settings' own writer, so the change is audited like any other.
+ * Points the demo products' webhooks at the simulated receivers, so the channels hear of refund
+ * requests and the deliveries page has every status to show: the products in FLAKY_WEBHOOK_TENANTS
+ * at the unreliable receiver (lib/sim/flaky-webhook.ts), the others at the reliable one. Only where
+ * no webhook is set (or a simulator's is), never over a real integration; through the settings' own
+ * writer, so the change is audited like any other.
  */
-async function listenForWebhooks(url: string, out: (line: string) => void): Promise<void> {
+export async function listenForWebhooks(urls: { readonly reliable: string; readonly flaky: string }, out: (line: string) => void): Promise<void> {
   for (const settings of await listTenantSettings(["xiaoxiao", "fangzhou"])) {
+    const url = (FLAKY_WEBHOOK_TENANTS as readonly string[]).includes(settings.tenantId) ? urls.flaky : urls.reliable;
     if (settings.webhookUrl === url) continue;
     if (settings.webhookUrl !== null && !SIMULATOR_WEBHOOK.test(settings.webhookUrl)) {
       out(`${settings.tenantId} sends its webhooks to ${settings.webhookUrl}: refund requests will not reach the simulated channels`);

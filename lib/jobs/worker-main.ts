@@ -25,8 +25,17 @@ async function main(): Promise<void> {
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 
-  await runWorker({ signal: controller.signal, intervalMs: Number(process.env.WORKER_INTERVAL_MS ?? 1000) });
+  await runWorker({ signal: controller.signal, intervalMs: Number(process.env.WORKER_INTERVAL_MS ?? 1000), ...relayMaxAttempts(process.env.OUTBOX_MAX_ATTEMPTS) });
   await database.close();
+}
+
+/** OUTBOX_MAX_ATTEMPTS when it is a whole number from 1 to 100; otherwise the relay's default (and a warning if it was set). */
+function relayMaxAttempts(value: string | undefined): { relayMaxAttempts?: number } {
+  if (value === undefined || value === "") return {};
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1 && n <= 100) return { relayMaxAttempts: n };
+  log.warn({ OUTBOX_MAX_ATTEMPTS: value }, "OUTBOX_MAX_ATTEMPTS is not a whole number from 1 to 100: using the relay's default");
+  return {};
 }
 
 main().catch((error: unknown) => {

@@ -77,6 +77,25 @@ describe("runWorker", () => {
     expect(receiver.requests.filter((r) => r.path === "/grants")).toHaveLength(5);
   });
 
+  it("gives a webhook message up after relayMaxAttempts (the demo's OUTBOX_MAX_ATTEMPTS), not the relay's default", async () => {
+    const down = await startReceiver(() => 500);
+    try {
+      await ensureTenant(getPool(), tenantSpec("give-up", { deliveryMode: "external", webhookUrl: `${down.url}/hooks` }));
+      const order = await createOrder(getPool(), { tenantId: "give-up" });
+      await transit({ orderId: order.id, event: "pay", bizKey: `txn-${order.id}`, amount: order.amount, actor: "channel", source: "callback" });
+      const controller = new AbortController();
+      const worker = runWorker({ signal: controller.signal, intervalMs: 20, relayMaxAttempts: 2 });
+      const messages = () =>
+        rows(getPool(), z.object({ status: z.string(), attempts: z.number() }), `SELECT status, attempts FROM outbox_messages WHERE order_id = $1`, [order.id]);
+      await expect.poll(messages, { timeout: 20_000 }).toEqual([{ status: "dead", attempts: 2 }]);
+      controller.abort();
+      await worker;
+      expect(down.requests).toHaveLength(2);
+    } finally {
+      await down.close();
+    }
+  });
+
   it("a job whose claiming connection the server ends throws into the loop, which runs it again on the next tick", async () => {
     await ensureTenant(getPool(), tenantSpec("lossy", { deliveryMode: "managed", grantEndpointUrl: `${receiver.url}/grants` }));
     const ids = await Promise.all(

@@ -49,6 +49,12 @@ export interface WorkerOptions {
   /** The pause between audit checkpoints (lib/audit/checkpoint.ts). Default one minute. */
   readonly checkpointIntervalMs?: number;
   readonly relayBatchSize?: number;
+  /**
+   * Attempts before a webhook message is dead (default the relay's own, MAX_CALL_ATTEMPTS). The
+   * embedded demo sets fewer (OUTBOX_MAX_ATTEMPTS, scripts/start.ts), so its dead messages die while
+   * someone watches.
+   */
+  readonly relayMaxAttempts?: number;
   /** The pause between looks for tenants due a Voided Purchases poll (each is polled every 15 minutes). Default one minute. */
   readonly voidedPollCheckMs?: number;
   /** The pause between sweeps of rate windows that ended long ago. Default one minute. */
@@ -89,7 +95,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     "timeout-close": async () => ({ report: await closeExpiredOrders({ signal, pool }), more: false }),
     delivery: async () => ({ report: await coordinateDeliveries({ signal, pool, fetch }), more: false }),
     "outbox-relay": async () => {
-      const report = await relayOutbox({ pool, fetch, batchSize: relayBatchSize });
+      const report = await relayOutbox({ pool, fetch, batchSize: relayBatchSize, ...(options.relayMaxAttempts ? { maxAttempts: options.relayMaxAttempts } : {}) });
       return { report, more: report.claimed === relayBatchSize };
     },
     "audit-checkpoint": async () => {

@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getPrisma } from "@/lib/db/prisma";
-import { TOPIC_HEADER, verifySignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@/lib/jobs/signature";
+import { MESSAGE_ID_HEADER, TOPIC_HEADER, verifySignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@/lib/jobs/signature";
 import { logger } from "@/lib/log";
 import type { RefundRequestedPayload } from "@/lib/refunds/request-refund";
 import { DEMO_CATALOG, type DemoProduct, type DemoTenantId } from "@/lib/seed/demo-catalog";
+import { DEMO_TIMINGS, flakyAnswer, webhookFate, type FlakyTimings } from "./flaky-webhook";
 import { isStore, simulatedPayment } from "./store-payment";
 
 // The traffic simulator: plays the outside world against a running console, through the public
@@ -197,23 +198,31 @@ async function waitUntilUp(baseUrl: string, signal?: AbortSignal): Promise<void>
  * lib/jobs/take-back-calls.ts): the same signature check, each revocationId taken back once and a
  * repeat answered 200, the same occasional 503. On /webhooks the same server plays the tenants'
  * webhook receiver: it checks the signature, accepts every message, and hands refund requests to
- * `onRefundRequested` (the channels answer them).
+ * `onRefundRequested` (the channels answer them). On /webhooks/flaky it is an unreliable one
+ * (flaky-webhook.ts): the same signature check, then each message's fate by its
+ * x-orderops-message-id — taken at once, failed a few times first, slow, too slow, or down — and a
+ * refund request it takes is handed on the same way. It counts the attempts it saw per message in
+ * memory: it plays a game server outside the console, not part of it.
  */
 export async function startGrantEndpoint(input: {
   port: number;
   secrets: () => Promise<Record<string, string>>;
   failureRate?: number;
   onRefundRequested?: (payload: RefundRequestedPayload) => void;
+  /** How slow the unreliable webhook receiver is (tests shorten it). */
+  flakyTimings?: FlakyTimings;
 }): Promise<{
   server: Server;
   url: string;
   revokeUrl: string;
   webhookUrl: string;
+  flakyWebhookUrl: string;
   granted: Set<string>;
   revoked: Set<string>;
 }> {
   const granted = new Set<string>();
   const revoked = new Set<string>();
+  const flakyAttempts = new Map<string, number>();
   const server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
@@ -225,9 +234,22 @@ export async function startGrantEndpoint(input: {
           secret !== undefined &&
           verifySignature({ secret, signature: request.headers[SIGNATURE_HEADER] as string, timestamp: request.headers[TIMESTAMP_HEADER] as string, body });
         if (!signed) return void response.writeHead(401).end("bad signature");
-        if (request.url === "/webhooks") {
+        const heard = () => {
           if (request.headers[TOPIC_HEADER] === "refund.requested") input.onRefundRequested?.(JSON.parse(body) as RefundRequestedPayload);
+        };
+        if (request.url === "/webhooks") {
+          heard();
           return void response.writeHead(204).end();
+        }
+        if (request.url === "/webhooks/flaky") {
+          const messageId = request.headers[MESSAGE_ID_HEADER];
+          if (typeof messageId !== "string" || messageId === "") return void response.writeHead(400).end("no message id");
+          const attempt = (flakyAttempts.get(messageId) ?? 0) + 1;
+          flakyAttempts.set(messageId, attempt);
+          const answer = flakyAnswer(webhookFate(messageId), attempt, input.flakyTimings ?? DEMO_TIMINGS);
+          if (answer.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+          if (answer.status < 300) heard();
+          return void response.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.body);
         }
         const revoke = request.url === "/revoke";
         const id = revoke ? call.revocationId : call.grantId;
@@ -248,6 +270,7 @@ export async function startGrantEndpoint(input: {
     url: `http://127.0.0.1:${port}/grants`,
     revokeUrl: `http://127.0.0.1:${port}/revoke`,
     webhookUrl: `http://127.0.0.1:${port}/webhooks`,
+    flakyWebhookUrl: `http://127.0.0.1:${port}/webhooks/flaky`,
     granted,
     revoked,
   };

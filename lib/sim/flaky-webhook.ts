@@ -41,13 +41,22 @@ export interface FlakyAnswer {
   readonly body: string;
 }
 
-/** A number in [0, 1) fixed by the message id (FNV-1a): the same message meets the same fate on every attempt and in every run. */
+/**
+ * A number in [0, 1) fixed by the message id (FNV-1a, then murmur3's finalizer so that neighbouring
+ * ids — the outbox numbers them in sequence — spread over the whole range): the same message meets
+ * the same fate on every attempt and in every run.
+ */
 export function idFraction(messageId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < messageId.length; i++) {
     hash ^= messageId.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
   return (hash >>> 0) / 2 ** 32;
 }
 

@@ -203,11 +203,11 @@ function PlayerPageBody({ tenantId, playerId, model: m }: { tenantId: string; pl
             <p className="text-sm text-slate-700" data-testid="player-store-summary">
               {t("storeEvents.summary", { refunds: storeEvents.refunds, reversals: storeEvents.reversals })}
             </p>
-            <Table caption={t("storeEvents.caption")} testId="player-store-events" columns={[{ label: t("storeEvents.type") }, { label: t("storeEvents.store") }, { label: t("storeEvents.orderNo") }, { label: t("storeEvents.transaction") }, { label: t("storeEvents.outcome") }, { label: t("storeEvents.signed") }]}>
+            <Table caption={t("storeEvents.caption")} testId="player-store-events" columns={[{ label: t("storeEvents.type") }, { label: t("storeEvents.store") }, { label: t("storeEvents.orderNo") }, { label: t("storeEvents.transaction") }, { label: t("storeEvents.outcome") }, { label: t("storeEvents.money"), align: "right" }, { label: t("storeEvents.signed") }]}>
               <tbody>
                 {storeEvents.events.map((e) => (
                   <tr key={e.id} className="border-b border-slate-100 align-top last:border-0">
-                    <td className="p-3">{e.partial ? t("storeEvents.partialVoid") : t(`storeEvents.types.${e.type}`)}</td>
+                    <td className="p-3">{e.partial ? t("storeEvents.partialRefund") : t(`storeEvents.types.${e.type}`)}</td>
                     <td className="whitespace-nowrap p-3">{t(`storeEvents.stores.${e.store}`)}</td>
                     <td className="p-3">
                       <Link href={orderHref(tenantId, e.orderNo)} className="font-mono underline-offset-2 hover:underline">
@@ -216,6 +216,11 @@ function PlayerPageBody({ tenantId, playerId, model: m }: { tenantId: string; pl
                     </td>
                     <td className="break-all p-3 font-mono text-xs text-slate-700">{e.transactionId ?? "—"}</td>
                     <td className="p-3">{t(`storeEvents.outcomes.${e.outcome}`)}</td>
+                    <td className="whitespace-nowrap p-3 text-right tabular-nums" data-testid="store-event-money">
+                      {e.refundedAmount === null
+                        ? "—"
+                        : t(e.refundedAmount < 0 ? "storeEvents.moneyGivenBack" : "storeEvents.moneyRefunded", { amount: formatMoney(Math.abs(e.refundedAmount), e.currency, locale) })}
+                    </td>
                     <td className="p-3 text-xs text-slate-700">
                       <Time value={e.signedAt} />
                       {e.deadlineAt ? (

@@ -52,4 +52,23 @@ describe("a player's store refunds", () => {
     // The reversal was followed (reverse-refund), not left to a person: no case.
     expect(summary.exceptions).toEqual([]);
   });
+
+  it("shows an App Store prorated refund as partial with the money it refunded, and its reversal giving that money back", async () => {
+    const order = await deliveredStoreOrder(T, "tx-p");
+    const player = (await getPool().query<{ player_id: string }>(`SELECT player_id FROM orders WHERE id = $1`, [order.id])).rows[0]!.player_id;
+    const send = async (type: string, minutes: number, proratedMilliPercent?: number) =>
+      expect(
+        (await postAppleNotification(T, await appleNotificationBody(apple, { type, transactionId: "tx-p", signedAt: T0 + minutes * 60_000, ...(proratedMilliPercent ? { proratedMilliPercent } : {}) }))).status,
+      ).toBe(200);
+    await send("REFUND", 10, 25_000);
+    expect((await playerStoreEvents(T, player)).events.map((e) => [e.type, e.partial, e.refundedAmount, e.currency])).toEqual([["REFUND", true, 1_50, "CNY"]]);
+    expect((await playerSummary(T, player)).money).toMatchObject([{ paid: 6_00, refundedOrders: 1, refunded: 1_50 }]);
+
+    await send("REFUND_REVERSED", 20);
+    expect((await playerStoreEvents(T, player)).events.map((e) => [e.type, e.partial, e.refundedAmount])).toEqual([
+      ["REFUND_REVERSED", false, -1_50],
+      ["REFUND", true, 1_50],
+    ]);
+    expect((await playerSummary(T, player)).money).toMatchObject([{ paid: 6_00, refundedOrders: 0, refunded: 0 }]);
+  });
 });

@@ -22,10 +22,16 @@ const eventRow = z.object({
   orderNo: z.string(),
   store: z.enum(STORES),
   type: z.enum(STORE_EVENT_TYPES),
-  /** A Google Play void of some units only (the ledger leaves it to a case). */
+  /** A refund of part of the order: a Google Play void of some units, or an App Store prorated refund. */
   partial: z.boolean(),
   outcome: z.enum(NOTIFICATION_OUTCOMES),
   transactionId: z.string().nullable(),
+  /**
+   * The money it moved beside the order's state (lib/orders/refund-money.ts), in `currency`: what a
+   * partial refund refunded, or (negative) what a reversal gave back of it; null when none.
+   */
+  refundedAmount: z.coerce.number().nullable(),
+  currency: z.string(),
   signedAt: z.coerce.date(),
   deadlineAt: z.coerce.date().nullable(),
   refunds: z.number(),
@@ -48,8 +54,11 @@ export interface PlayerStoreEvents {
 }
 
 export const PLAYER_STORE_EVENTS_SQL = `
-  SELECT n.id::int AS id, o.order_no AS "orderNo", n.store, n.type, n.subtype IS NOT DISTINCT FROM 'QUANTITY_BASED_PARTIAL_REFUND' AS partial,
-         n.outcome, n.transaction_id AS "transactionId", n.signed_at AS "signedAt", n.deadline_at AS "deadlineAt",
+  SELECT n.id::int AS id, o.order_no AS "orderNo", n.store, n.type,
+         (n.subtype IS NOT DISTINCT FROM 'QUANTITY_BASED_PARTIAL_REFUND'
+          OR n.type = 'REFUND' AND n.payload #>> '{data,transactionInfo,revocationType}' IS NOT DISTINCT FROM 'REFUND_PRORATED') AS partial,
+         n.outcome, n.transaction_id AS "transactionId", n.refunded_amount AS "refundedAmount", o.currency,
+         n.signed_at AS "signedAt", n.deadline_at AS "deadlineAt",
          count(*) FILTER (WHERE n.type IN ('REFUND', 'VOIDED_PURCHASE') AND n.outcome <> 'unchanged') OVER ()::int AS refunds,
          count(*) FILTER (WHERE n.type = 'REFUND_REVERSED') OVER ()::int AS reversals,
          count(*) OVER ()::int AS total

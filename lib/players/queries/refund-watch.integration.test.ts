@@ -61,11 +61,12 @@ describe("a player refunded by both stores", () => {
   it("lists the refunds of both stores, counts each once, and counts the partial void's share of its order as refunded money", async () => {
     const events = await playerStoreEvents(T, PLAYER);
     expect(events).toMatchObject({ total: 4, refunds: 3, reversals: 0 });
-    expect(events.events.map((e) => [e.orderNo, e.store, e.type, e.partial, e.outcome])).toEqual([
-      [orders.googlePartial!.orderNo, "googleplay", "VOIDED_PURCHASE", true, "applied"],
-      [orders.googleRefunded!.orderNo, "googleplay", "VOIDED_PURCHASE", false, "unchanged"],
-      [orders.googleRefunded!.orderNo, "googleplay", "VOIDED_PURCHASE", false, "applied"],
-      [orders.appleRefunded!.orderNo, "appstore", "REFUND", false, "applied"],
+    // Only the partial refund moved money beside its order's state; the full ones are the orders' `refunded`.
+    expect(events.events.map((e) => [e.orderNo, e.store, e.type, e.partial, e.outcome, e.refundedAmount, e.currency])).toEqual([
+      [orders.googlePartial!.orderNo, "googleplay", "VOIDED_PURCHASE", true, "applied", 3_00, "CNY"],
+      [orders.googleRefunded!.orderNo, "googleplay", "VOIDED_PURCHASE", false, "unchanged", null, "CNY"],
+      [orders.googleRefunded!.orderNo, "googleplay", "VOIDED_PURCHASE", false, "applied", null, "CNY"],
+      [orders.appleRefunded!.orderNo, "appstore", "REFUND", false, "applied", null, "CNY"],
     ]);
 
     // Two of four ¥6 orders refunded in the ledger; the partial void took one of the two packs back and

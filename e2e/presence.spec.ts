@@ -14,7 +14,8 @@ async function staffPage(browser: Browser, email: string, path: string): Promise
   const page = await context.newPage();
   await signIn(page, email);
   await page.goto(path);
-  await expect(page.getByTestId("order-live")).toBeVisible();
+  // The first order page a cold web process serves loads its routes first: as long as a sign-in may take.
+  await expect(page.getByTestId("order-live")).toBeVisible({ timeout: 20_000 });
   return page;
 }
 

@@ -24,7 +24,7 @@ async function setHidden(page: Page, hidden: boolean): Promise<void> {
   await page.evaluate((hide) => {
     Object.defineProperty(document, "visibilityState", { value: hide ? "hidden" : "visible", configurable: true });
     Object.defineProperty(document, "hidden", { value: hide, configurable: true });
-    document.dispatchEvent(new Event("visibilitychange"));
+    document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
   }, hidden);
 }
 

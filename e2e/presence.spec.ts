@@ -9,6 +9,9 @@ import { expect, signIn, test } from "./fixtures";
 /** Within a few seconds: the page polls every 3 s; two polls and a busy machine's slack. */
 const SOON = { timeout: 12_000 };
 
+// Two people, two sign-ins (each up to 20 s on a loaded machine: fixtures.ts), then their steps.
+test.beforeEach(() => test.setTimeout(150_000));
+
 async function staffPage(browser: Browser, email: string, path: string): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -13,7 +13,7 @@ import { withFreshDatabase } from "./lib/db";
 import { agent, request, signIn } from "./lib/http";
 import type { Metric } from "./lib/results";
 import { isMain, runAlone, type Bench } from "./lib/runner";
-import { startConsole, type ProcessCpu } from "./lib/server";
+import { startConsole, webMs } from "./lib/server";
 import { count, ms, percentile, sleep } from "./lib/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3750);
@@ -90,14 +90,6 @@ async function watch(page: Page) {
       }
     },
   };
-}
-
-/** Web processes' CPU between two readings; a web process restarted in between would hide its time. */
-function webMs(before: ProcessCpu, after: ProcessCpu): number {
-  if (before.web.size === 0 || [...before.web.keys()].some((pid) => !after.web.has(pid))) {
-    throw new Error(`the web processes changed during a measurement (${[...before.web.keys()]} → ${[...after.web.keys()]})`);
-  }
-  return [...before.web].reduce((sum, [pid, t]) => sum + after.web.get(pid)! - t, 0);
 }
 
 const perView = (counts: Counts, cached: number, views: number) =>

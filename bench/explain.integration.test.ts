@@ -18,6 +18,7 @@ import { getPool } from "@/lib/db/pool";
 import { preparedStatements } from "@/lib/db/sql";
 import "@/lib/api/keys";
 import "@/lib/read/order-version";
+import "@/lib/presence/order-presence";
 import { grant } from "@/lib/orders/grant";
 import { transit, transitWithHistory } from "@/lib/orders/transit";
 import { createOrder } from "@/lib/seed/orders";
@@ -199,6 +200,8 @@ describe("the payment path's prepared statements reach their order's rows under 
   const KEYED_BY: Record<string, RegExp> = {
     orders: /\(id = |order_no = /,
     order_transitions: /order_id = /,
+    // The presence poll's rows: by their order, never a scan of every open tab.
+    order_presence: /order_id = /,
     order_lines: /order_id = /,
     grants: /order_id = /,
   };
@@ -224,7 +227,7 @@ describe("the payment path's prepared statements reach their order's rows under 
 
   it("covers every statement of transit and grant and the API key lookups", () => {
     expect(preparedStatements().map((s) => s.name)).toEqual(
-      expect.arrayContaining(["order.lock", "transit.facts()", "transit.facts(history)", "transit.write", "grant.facts", "grant.write", "api-key.caller", "api-key.caller-and-order", "read.order-version"]),
+      expect.arrayContaining(["order.lock", "transit.facts()", "transit.facts(history)", "transit.write", "grant.facts", "grant.write", "api-key.caller", "api-key.caller-and-order", "read.order-version", "presence.heartbeat", "presence.leave"]),
     );
   });
 });

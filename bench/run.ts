@@ -5,12 +5,13 @@ import { consoleLoadBench } from "./console-load";
 import { hotOrderBench } from "./hot-order";
 import { httpPayBench } from "./http-pay";
 import { largeDataBench } from "./large-data";
+import { orderPresenceBench } from "./order-presence";
 import { BENCH_NAMES, parseArgs, runBenches, USAGE, type Bench } from "./lib/runner";
 import { outboxRelayBench } from "./outbox-relay";
 import { timeoutCloseBench } from "./timeout-close";
 import { transitBench } from "./transit-vs-pgbench";
 
-const ALL: readonly Bench[] = [transitBench, hotOrderBench, largeDataBench, consoleLoadBench, timeoutCloseBench, outboxRelayBench, httpPayBench, consoleBrowserBench];
+const ALL: readonly Bench[] = [transitBench, hotOrderBench, largeDataBench, consoleLoadBench, timeoutCloseBench, outboxRelayBench, httpPayBench, consoleBrowserBench, orderPresenceBench];
 
 try {
   const { names, args } = parseArgs(process.argv.slice(2));

@@ -38,7 +38,7 @@ export interface Bench {
 }
 
 export const USAGE = `usage: npm run bench -- [name ...] [--orders N] [--reseed] [--drop-large] [--quick]
-  names: transit, hot-order, large-data, console-load, timeout-close, outbox-relay, http-pay, console-browser (default: all)
+  names: transit, hot-order, large-data, console-load, timeout-close, outbox-relay, http-pay, console-browser, order-presence (default: all)
   --orders N     orders in the large-data database (default 1000000; e.g. 100000 for a quick run)
   --reseed       seed the large-data database again even if a matching one exists
   --drop-large   drop the large-data database at the end (default: keep it for the next run)
@@ -168,7 +168,7 @@ async function writeResults(machine: MachineInfo, all: readonly { result: BenchR
 }
 
 /** Every benchmark, in the order `npm run bench` runs them and RESULTS.md lists them. */
-export const BENCH_NAMES = ["transit", "hot-order", "large-data", "console-load", "timeout-close", "outbox-relay", "http-pay", "console-browser"] as const;
+export const BENCH_NAMES = ["transit", "hot-order", "large-data", "console-load", "timeout-close", "outbox-relay", "http-pay", "console-browser", "order-presence"] as const;
 
 /** The entry point of a benchmark file run on its own: its own options, then RESULTS.md. */
 export async function runAlone(bench: Bench): Promise<void> {

@@ -161,6 +161,33 @@ function webProcessRss(group: number): number[] {
 /** Clock ticks per second, the unit of /proc/<pid>/stat's times. */
 let clockTick: number | undefined;
 
+/** Web processes' CPU between two readings; a web process restarted in between would hide its time. */
+export function webMs(before: ProcessCpu, after: ProcessCpu): number {
+  if (before.web.size === 0 || [...before.web.keys()].some((pid) => !after.web.has(pid))) {
+    throw new Error(`the web processes changed during a measurement (${[...before.web.keys()]} → ${[...after.web.keys()]})`);
+  }
+  return [...before.web].reduce((sum, [pid, t]) => sum + after.web.get(pid)! - t, 0);
+}
+
+/**
+ * CPU time (user + system, ms) of each of `pids` that is alive now, read from /proc: for processes
+ * outside `npm start`'s group, such as the PostgreSQL backends serving the console's connections.
+ */
+export function pidsCpu(pids: readonly number[]): Map<number, number> {
+  clockTick ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      cpu.set(pid, ((Number(fields[11]) + Number(fields[12])) / clockTick) * 1000);
+    } catch {
+      // Gone since it was listed.
+    }
+  }
+  return cpu;
+}
+
 function processCpu(group: number): ProcessCpu {
   clockTick ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
   const web = new Map<number, number>();

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useId, useState, useTransition, type FormEvent, type ReactNode } from "react";
 import { CannedReasons, FailureNotice, type ControlProps } from "@/components/orders/action-dialog";
+import { OrderMovedNotice, useFormBasis } from "@/components/orders/live-order";
 import { Button } from "@/components/ui/button";
 import { Dialog, TEXTAREA } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
@@ -49,6 +50,8 @@ export function CaseDialog<T>({ caseId, title, intro, fields, reasonLabel, canne
   const [failure, setFailure] = useState<Extract<ActionResult<T>, { ok: false }> | null>(null);
   const [reason, setReason] = useState("");
   const [working, start] = useTransition();
+  // On the order page: the order moving on while this form is open is said before submit.
+  const moved = useFormBasis();
   const id = (name: string) => `${formId}-${name}`;
   const errors = failure?.error.fields ?? {};
   const shown = new Set(["reason", ...(fields ?? []).map((f) => f.name)]);
@@ -85,6 +88,7 @@ export function CaseDialog<T>({ caseId, title, intro, fields, reasonLabel, canne
             {field("reason", reasonLabel, (p) => (
               <textarea {...p} value={reason} onChange={(e) => setReason(e.target.value)} required minLength={MIN_REASON_LENGTH} maxLength={MAX_REASON_LENGTH} rows={3} className={TEXTAREA} />
             ))}
+            <OrderMovedNotice basis={moved.basis} onReload={moved.reload} reloading={moved.reloading} />
             {failure ? <FailureNotice error={failure.error} shownFields={shown} /> : null}
             <div className="flex justify-end gap-2">
               <Button variant="secondary" onClick={close}>

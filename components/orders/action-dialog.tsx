@@ -10,6 +10,7 @@ import { Field, Select } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/auth/action";
 import type { PublicError } from "@/lib/errors";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
+import { OrderMovedNotice, useFormBasis } from "./live-order";
 
 /** What a field's control needs: an id unique to this form instance, its name, its error wiring. */
 export interface ControlProps {
@@ -89,6 +90,8 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
   const [basis, setBasis] = useState(props.basis);
   // Set once the answer was handed to onFinished: the dialog then closes itself (see CloseNow).
   const [closing, setClosing] = useState(false);
+  // On the order page: the version this form stands on, and what changed since, said before submit.
+  const moved = useFormBasis(typeof props.basis === "number" ? props.basis : undefined);
   if (props.basis !== basis) {
     // Adjusting state to a new prop during render: the answer was about the order as it was.
     setBasis(props.basis);
@@ -148,6 +151,16 @@ export function ActionDialog<T>(props: ActionDialogProps<T>) {
           {canned}
           {reasonField}
           {props.notice}
+          {stale ? null : (
+            <OrderMovedNotice
+              basis={moved.basis}
+              onReload={() => {
+                props.onReload?.();
+                moved.reload();
+              }}
+              reloading={moved.reloading || reloading}
+            />
+          )}
           {result ? result.ok ? outcome(result.data) : <FailureNotice error={result.error} shownFields={shown} /> : null}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={close}>

@@ -15,15 +15,15 @@ interface GrantLineProps {
   readonly pending: number;
 }
 
-/** Ops' compensating grant on one line: prefilled with what is pending; its own grant id per form. */
-export function GrantLineButton(props: GrantLineProps) {
+/** Ops' compensating grant on one line: prefilled with what is pending; its own grant id per form. `hidden`: the order cannot take grants now. */
+export function GrantLineButton({ hidden = false, ...props }: GrantLineProps & { readonly hidden?: boolean }) {
   const t = useTranslations("ops");
   return (
     <DialogButton
       label={t("grant")}
       className="px-2 py-1 text-xs"
       // Nothing pending: nothing to grant, but what the last grant did is still said.
-      hidden={props.pending <= 0}
+      hidden={hidden || props.pending <= 0}
       outcomeTestId={`grant-outcome-${props.sku}`}
       dialog={(close, show) => <GrantDialog {...props} onClose={close} onFinished={(outcome) => show(<GrantOutcome outcome={outcome} />)} />}
     />

@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
 import type { ActionResult } from "@/lib/auth/action";
 import { FailureNotice } from "./action-dialog";
+import { OrderMovedNotice, useFormBasis } from "./live-order";
 
 /** The note being corrected: a correction is a new note that names it (notes are never edited). */
 export interface Correcting {
@@ -33,6 +34,10 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [result, setResult] = useState<ActionResult<AddNoteOutcome> | null>(null);
   const [working, startTransition] = useTransition();
+  // The version the page showed when the note's text was begun (a correction begins with its text):
+  // the order moving on while it is being written is said before it is sent. An empty box stands on nothing.
+  const [begunAt, setBegunAt] = useState<number | null>(null);
+  const moved = useFormBasis(begunAt ?? (correcting ? undefined : null));
 
   // onSubmit, not a form action: React resets a form after every action, and a refused note must
   // keep its text. The form is cleared by hand once the note is in.
@@ -44,6 +49,7 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
       setResult(sent);
       if (sent.ok) {
         form.current?.reset();
+        setBegunAt(null);
         setKey(crypto.randomUUID());
         onDone();
         void refresh();
@@ -66,6 +72,10 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
         // A correction starts from the text it corrects.
         defaultValue={correcting?.body ?? ""}
         autoFocus={correcting !== null}
+        onChange={(e) => {
+          if (e.target.value === "") setBegunAt(null);
+          else if (begunAt === null && moved.latest !== null) setBegunAt(moved.latest);
+        }}
         aria-invalid={error !== undefined}
         aria-describedby={`${fieldId}-hint`}
         className={TEXTAREA}
@@ -73,6 +83,14 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
       <p id={`${fieldId}-hint`} className="text-xs text-slate-500">
         {error ?? t("hint", { max: MAX_NOTE_LENGTH })}
       </p>
+      <OrderMovedNotice
+        basis={moved.basis}
+        onReload={() => {
+          if (begunAt !== null && moved.latest !== null) setBegunAt(moved.latest);
+          moved.reload();
+        }}
+        reloading={moved.reloading}
+      />
       {result ? (
         result.ok ? (
           <Alert tone={result.data.result === "added" ? "success" : "info"}>{result.data.result === "added" ? t("added", { id: result.data.id }) : t("duplicate")}</Alert>

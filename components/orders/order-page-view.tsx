@@ -8,7 +8,7 @@ import { OrderCases } from "@/components/cases/order-cases";
 import { EventActions } from "@/components/orders/event-actions";
 import { GrantLineButton } from "@/components/orders/grant-line-form";
 import { LineProgressList } from "@/components/orders/line-progress";
-import { LiveOrder } from "@/components/orders/live-order";
+import { LiveOrder, LiveOrderProvider } from "@/components/orders/live-order";
 import { NextEvents } from "@/components/orders/next-events";
 import { DwellFlag, OrderFacts, PendingApprovalBanner, RefusedRefunds } from "@/components/orders/order-summary";
 import { RepairDeliveryButton } from "@/components/orders/repair-delivery-button";
@@ -61,7 +61,9 @@ export function OrderPageView() {
   if (!data) return <OrderPageLoading />;
   return (
     <RefreshViewProvider refresh={refresh}>
-      <OrderPageBody tenant={tenant} orderNo={orderNo} model={data} />
+      <LiveOrderProvider tenant={tenant} orderNo={orderNo} version={data.order.version}>
+        <OrderPageBody tenant={tenant} orderNo={orderNo} model={data} />
+      </LiveOrderProvider>
     </RefreshViewProvider>
   );
 }
@@ -84,7 +86,7 @@ function OrderPageBody({ tenant, orderNo, model: m }: { tenant: string; orderNo:
           <StateBadge state={order.state} />
           <span className="text-sm text-slate-500">{t("version", { version: order.version })}</span>
           <span className="ml-auto">
-            <LiveOrder tenant={tenant} orderNo={orderNo} state={order.state} version={order.version} />
+            <LiveOrder />
           </span>
         </div>
         <OrderFacts order={order} tenantName={m.tenantName} createdAt={m.createdAt} payment={m.payment} />
@@ -130,7 +132,8 @@ function OrderPageBody({ tenant, orderNo, model: m }: { tenant: string; orderNo:
         <LineProgressList
           lines={m.lines}
           takeBacks={m.takeBacks}
-          actionFor={(line) => (m.canRepair ? <GrantLineButton tenant={tenant} orderNo={orderNo} sku={line.sku} pending={line.pending} /> : null)}
+          // Mounted for ops whatever the state: an open grant form outlives the order moving on (its warning says so).
+          actionFor={(line) => (viewer.canGrant ? <GrantLineButton tenant={tenant} orderNo={orderNo} sku={line.sku} pending={line.pending} hidden={!m.canRepair} /> : null)}
         />
       </section>
 

@@ -65,6 +65,7 @@ export function staffRoute<S extends z.ZodType, R>(
         await audit({ actor: actorOf(staff), action: "access.denied", target: spec.name, detail: { permission: spec.permission } });
         throw new AppError("forbidden");
       }
+      if (crossSite(request)) throw new AppError("forbidden");
       const input = await parseInput(spec.input, request);
       const params = await pathParams(context);
       const resource = await resolveScope(spec.scope, { params, input }, staff);
@@ -76,6 +77,27 @@ export function staffRoute<S extends z.ZodType, R>(
   };
   // Reads nothing of Next (the session from the request's own cookie): the web process's listener serves it.
   return Object.assign(handler, { permission: spec.permission, scopeKind: spec.scope.kind, auth: "staff-session" as const });
+}
+
+/**
+ * A console route that changes something (any method but GET/HEAD) sent by a page of another site:
+ * the session cookie rides along with a cross-site request, so the browser's own word on where it
+ * came from decides — Sec-Fetch-Site, else the Origin's host against the Host. Server actions get
+ * this check from Next; these routes are served by the web process's listener without Next. A
+ * client that is no browser sends neither header and is not a cross-site page.
+ */
+function crossSite(request: Request): boolean {
+  if (request.method === "GET" || request.method === "HEAD") return false;
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site !== "same-origin";
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  try {
+    return new URL(origin).host !== (request.headers.get("host") ?? new URL(request.url).host);
+  } catch {
+    // "null" (a sandboxed frame, a redirect across sites) or garbage: not this site.
+    return true;
+  }
 }
 
 export interface ApiRouteContext<T> {

@@ -173,9 +173,11 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
 };
 
 /** Per console route: the path parameters and query that target tenant HOME's resources. */
-const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, string>; query?: string }>> = {
+const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, string>; query?: string; body?: unknown }>> = {
   "app/api/console/orders/[tenant]/[orderNo]/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
   "app/api/console/orders/[tenant]/[orderNo]/page/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo } }),
+  // A well-formed poll: the scope is judged on what would otherwise be written.
+  "app/api/console/orders/[tenant]/[orderNo]/presence/route.ts": () => ({ params: { tenant: HOME, orderNo: home.orderNo }, body: { tab: randomUUID(), since: 0 } }),
   "app/api/console/players/[tenant]/[playerId]/route.ts": () => ({ params: { tenant: HOME, playerId: home.playerId } }),
   "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
   "app/api/console/refund-reviews/[id]/route.ts": () => ({ params: { id: String(home.reviewId) } }),
@@ -249,12 +251,12 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
     for (const method of methods) {
       const handler = mod[method] as Route;
       expect(handler.permission ?? handler.auth, `${method} must be built with staffRoute, apiRoute, apiKeyOrStaffRoute or storeRoute`).toBeDefined();
-      const call = (headers: Record<string, string> = {}, params: Record<string, string> = { orderNo: "X-1" }, query = "") =>
+      const call = (headers: Record<string, string> = {}, params: Record<string, string> = { orderNo: "X-1" }, query = "", body: unknown = {}) =>
         handler(
           new NextRequest(`http://localhost/x${query ? `?${query}` : ""}`, {
             method,
             headers: { ...headers, ...(method === "GET" ? {} : { "content-type": "application/json" }) },
-            ...(method === "GET" ? {} : { body: "{}" }),
+            ...(method === "GET" ? {} : { body: JSON.stringify(body) }),
           }),
           { params: Promise.resolve(params) },
         );
@@ -298,8 +300,8 @@ describe.each(routeFiles.map((f) => [path.relative(process.cwd(), f), f]))("rout
           const sample = ROUTE_SAMPLES[relative];
           expect(sample, `${relative} acts on a tenant's resource: add a sample to ROUTE_SAMPLES`).toBeDefined();
           signInAs(roleHolding(handler.permission), [ELSEWHERE], { email: "elsewhere@example.com" });
-          const { params, query } = sample!();
-          const foreign = await call({}, params, query);
+          const { params, query, body } = sample!();
+          const foreign = await call({}, params, query, body);
           expect([403, 404], `${relative} answered ${foreign.status} to a caller scoped to another tenant`).toContain(foreign.status);
         }
       }

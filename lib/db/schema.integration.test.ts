@@ -40,6 +40,7 @@ const TABLES: Readonly<Record<Prisma.ModelName, string>> = {
   RefundReview: "refund_reviews",
   TakeBack: "take_backs",
   RateWindow: "rate_windows",
+  OrderPresence: "order_presence",
 };
 
 const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
@@ -69,6 +70,7 @@ const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
   RefundReview: Prisma.RefundReviewScalarFieldEnum,
   TakeBack: Prisma.TakeBackScalarFieldEnum,
   RateWindow: Prisma.RateWindowScalarFieldEnum,
+  OrderPresence: Prisma.OrderPresenceScalarFieldEnum,
 };
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -176,6 +178,7 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       data: { tenantId: "schema-check", orderId: order.id, playerId: "p", sku: "gems", kind: "currency", grantId: "refund:r", units: -60, rule: "revoke", status: "pending" },
     });
     await db.rateWindow.create({ data: { scope: "api-key-failures", key: "203.0.113.7", count: 1, endsAt: new Date() } });
+    await db.orderPresence.create({ data: { tenantId: "schema-check", orderId: order.id, staffId: 1n, tabId: "6f1f8f3e-2a8b-4c55-9d1e-0c6a3c2b1a00", expiresAt: new Date() } });
 
     const counts = await Promise.all([
       db.tenant.count(),
@@ -202,6 +205,7 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       db.refundReview.count(),
       db.takeBack.count(),
       db.rateWindow.count(),
+      db.orderPresence.count(),
     ]);
     expect(counts).toEqual(counts.map(() => 1));
     // Every fact written above joined a chain, whose heads the trigger keeps: the order's on its

@@ -67,7 +67,7 @@ describe("runWorker", () => {
 
     controller.abort();
     await worker;
-    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "rate-windows", "refund-reviews", "take-backs", "timeout-close", "voided-purchases"]);
+    expect([...ran].sort()).toEqual(["audit-checkpoint", "cases", "delivery", "outbox-relay", "presence", "rate-windows", "refund-reviews", "take-backs", "timeout-close", "voided-purchases"]);
     // The checkpoint sealed what the jobs wrote: nothing is left unverified.
     expect(await verifyChains()).toMatchObject({ ok: true });
     expect(await sealCheckpoint()).toMatchObject({ result: expect.stringMatching(/^(nothing-new|sealed)$/) });
@@ -164,11 +164,11 @@ describe("runWorker", () => {
     // Every job's first statement on its table waits behind this lock — timeout close's and the
     // coordinator's scans of orders, the relay's claim of outbox messages, the audit checkpoint's
     // read of the chain heads, the voided purchases poll's cursors, the refund reviews' deadline
-    // scan, the rate window sweep — until the server ends the waiting connections, as a restart or
+    // scan, the rate window sweep, the presence sweep — until the server ends the waiting connections, as a restart or
     // pg_terminate_backend would.
     const locker = await getPool().connect();
     await locker.query("BEGIN");
-    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads, store_poll_cursors, refund_reviews, rate_windows IN ACCESS EXCLUSIVE MODE");
+    await locker.query("LOCK TABLE orders, outbox_messages, audit_chain_heads, store_poll_cursors, refund_reviews, rate_windows, order_presence IN ACCESS EXCLUSIVE MODE");
     const failures: { job: JobName; error: unknown }[] = [];
     const controller = new AbortController();
     const worker = runWorker({
@@ -177,6 +177,7 @@ describe("runWorker", () => {
       checkpointIntervalMs: 20,
       voidedPollCheckMs: 20,
       rateWindowSweepMs: 20,
+      presenceSweepMs: 20,
       onError: (job, error) => failures.push({ job, error }),
     });
     try {
@@ -232,6 +233,25 @@ describe("runWorker", () => {
     }
     // A full batch went again at once, without waiting for the pause.
     expect(reports.slice(0, 2)).toEqual([{ deleted: 10_000 }, { deleted: 5 }]);
+  });
+
+  it("sweeps presence rows whose tab stopped polling, and leaves the live ones", async () => {
+    // Tabs on an order nobody polls any more (their node died): expired; and one still open.
+    await getPool().query(
+      `INSERT INTO order_presence (tenant_id, order_id, staff_id, tab_id, expires_at)
+       SELECT 'gone', 1, n, gen_random_uuid(), now() - interval '1 second' FROM generate_series(1, 3) n
+       UNION ALL SELECT 'here', 2, 1, gen_random_uuid(), now() + interval '15 seconds'`,
+    );
+    const controller = new AbortController();
+    const worker = runWorker({ signal: controller.signal, intervalMs: 60_000 });
+    const left = () => rows(getPool(), z.object({ tenant_id: z.string() }), `SELECT tenant_id FROM order_presence`);
+    try {
+      await expect.poll(left, { timeout: 10_000 }).toEqual([{ tenant_id: "here" }]);
+    } finally {
+      controller.abort();
+      await worker;
+    }
+    await getPool().query(`DELETE FROM order_presence`);
   });
 
   it("stops at once when aborted while idle", async () => {

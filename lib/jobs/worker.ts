@@ -5,6 +5,7 @@ import { getPool } from "@/lib/db/pool";
 import { sealCheckpoint } from "@/lib/audit/checkpoint";
 import { sweepDeliveryCases } from "@/lib/cases/settle";
 import { sweepRateWindows } from "@/lib/db/rate-window";
+import { sweepPresence } from "@/lib/presence/order-presence";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logger } from "@/lib/log";
 import { coordinateDeliveries, type DeliveryReport } from "./delivery-coordinator";
@@ -14,7 +15,7 @@ import { runTakeBackCalls, type TakeBackCallReport } from "./take-back-calls";
 import { closeExpiredOrders, type TimeoutCloseReport } from "./timeout-close";
 import { pollVoidedPurchases, type VoidedPollReport } from "./voided-purchases-poll";
 
-export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases", "refund-reviews", "voided-purchases", "take-backs", "rate-windows"] as const;
+export const JOB_NAMES = ["timeout-close", "delivery", "outbox-relay", "audit-checkpoint", "cases", "refund-reviews", "voided-purchases", "take-backs", "rate-windows", "presence"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 /** The audit checkpoint's run, in numbers like the other jobs' reports. */
 export interface CheckpointCounts {
@@ -59,6 +60,8 @@ export interface WorkerOptions {
   readonly voidedPollCheckMs?: number;
   /** The pause between sweeps of rate windows that ended long ago. Default one minute. */
   readonly rateWindowSweepMs?: number;
+  /** The pause between sweeps of presence rows whose tab stopped polling (lib/presence/order-presence.ts). Default one minute. */
+  readonly presenceSweepMs?: number;
   readonly fetch?: typeof globalThis.fetch;
   readonly pool?: pg.Pool;
   /** Called with every run's counts (benchmarks, tests). */
@@ -70,6 +73,7 @@ export interface WorkerOptions {
 const log = logger.child({ component: "worker" });
 const TAKE_BACK_BATCH = 50;
 const RATE_WINDOW_BATCH = 10_000;
+const PRESENCE_BATCH = 10_000;
 
 /**
  * Runs the background jobs until `signal` aborts: timeout close, delivery, the outbox relay, the
@@ -114,6 +118,10 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       const deleted = await sweepRateWindows(pool, RATE_WINDOW_BATCH);
       return { report: { deleted }, more: deleted === RATE_WINDOW_BATCH };
     },
+    presence: async () => {
+      const deleted = await sweepPresence(pool, PRESENCE_BATCH);
+      return { report: { deleted }, more: deleted === PRESENCE_BATCH };
+    },
   };
   const pause: Record<JobName, number> = {
     "timeout-close": options.intervalMs ?? 1000,
@@ -130,6 +138,9 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     // Ended windows are kept an hour anyway; once a minute keeps the table near that, and a full
     // batch (a spray's leftovers) goes again at once.
     "rate-windows": options.rateWindowSweepMs ?? 60_000,
+    // Open order pages delete their own order's expired rows as they poll; this catches the orders
+    // nobody has open any more (a closed laptop, a dead node), so the table stays the size of what is open.
+    presence: options.presenceSweepMs ?? 60_000,
   };
 
   log.info({ intervalMs: options.intervalMs ?? 1000 }, "worker started");

@@ -17,6 +17,17 @@ export async function readModel<T>(url: string, signal?: AbortSignal): Promise<T
   return superjson.parse<T>(text);
 }
 
+/**
+ * What a route that also writes (an open page's presence poll) answers to a JSON POST, decoded as
+ * readModel decodes a read; its refusals throw the same ReadError.
+ */
+export async function postModel<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(url, { method: "POST", signal, headers: { accept: "application/json", "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new ReadError(response.status, errorCode(text));
+  return superjson.parse<T>(text);
+}
+
 /** A refused or failed read: the page shows the styled page for its status (401, 403, 404, 503). */
 export class ReadError extends Error {
   constructor(

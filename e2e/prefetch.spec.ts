@@ -28,6 +28,17 @@ function recordModelRequests(page: Page): string[] {
   return seen;
 }
 
+/** Next's router fetches of pages from now on (React Server Component payloads), prefetches apart. */
+function pageRequests(page: Page): { prefetches: string[]; navigations: string[] } {
+  const seen = { prefetches: [] as string[], navigations: [] as string[] };
+  page.on("request", (request: Request) => {
+    const headers = request.headers();
+    if (headers["rsc"] !== "1") return;
+    (headers["next-router-prefetch"] ? seen.prefetches : seen.navigations).push(new URL(request.url()).pathname);
+  });
+  return seen;
+}
+
 /** Holds every later request of `pattern` for `ms` before it goes on: what is shown before then came from the cache. */
 async function slowDown(page: Page, pattern: RegExp, ms: number): Promise<void> {
   await page.route(
@@ -65,12 +76,15 @@ async function openOrdersList(page: Page) {
 test("prefetch: a list of links reads no record until one is hovered; the hover reads it once, and the click shows it with no new wait", async ({ page }) => {
   await signIn(page, "agent@example.com");
   const models = recordModelRequests(page);
+  const pages = pageRequests(page);
   const orderLinks = await openOrdersList(page);
   const links = await orderLinks.count();
   expect(links).toBeGreaterThan(4);
-  // Every order and player link of the list is on screen; none of them is read for being there.
+  // Every order and player link of the list is on screen; none of them is read for being there, and
+  // Next's router prefetches none of their pages.
   await page.waitForTimeout(1_000);
   expect(models).toEqual([]);
+  expect(pages.prefetches).toEqual([]);
 
   // Passing over the rows on the way somewhere else reads nothing: the pointer never rests on a link.
   // The crossing is the browser's own events (mouseout, mouseover: what React's enter and leave are
@@ -89,6 +103,7 @@ test("prefetch: a list of links reads no record until one is hovered; the hover 
   });
   await page.waitForTimeout(500);
   expect(models).toEqual([]);
+  expect(pages.prefetches).toEqual([]);
 
   // Resting on one link reads that order's model, once, however often the pointer comes back.
   const link = orderLinks.nth(2);
@@ -101,6 +116,10 @@ test("prefetch: a list of links reads no record until one is hovered; the hover 
   await link.hover();
   await page.waitForTimeout(500);
   expect(models).toEqual([`/api/console${href}/page`]);
+  // The hover prefetched that order's page too (its shell), and no other.
+  expect(pages.prefetches.length).toBeGreaterThan(0);
+  expect(new Set(pages.prefetches)).toEqual(new Set([href]));
+  pages.navigations.splice(0);
 
   // From now on the order's model takes SLOW_MS to arrive: the view the click opens shows the order's
   // data (its heading is drawn from the model) well before, so it came from the hover's read.
@@ -111,6 +130,8 @@ test("prefetch: a list of links reads no record until one is hovered; the hover 
   const shownMs = Date.now() - t0;
   await expect(page).toHaveURL(new RegExp(`${href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
   expect(models.filter((p) => ORDER_MODEL.test(p))).toEqual([`/api/console${href}/page`]);
+  // Nor did the click wait on the page: the router had it from the hover.
+  expect(pages.navigations).toEqual([]);
   test.info().annotations.push({ type: "hover to order view", description: `${shownMs} ms` });
 });
 

@@ -28,6 +28,8 @@ const TABS = 5;
 /** Before an idle window: the loads just made leave the web processes work to finish (garbage collection) that is theirs, not the idle page's. */
 const SETTLE_MS = 5_000;
 const TARGET = { order: 3, list: 4, idleMsPerS: 1, firstByteP50: 5 };
+/** How long the pointer rests on an order link before the click, as a person's hand does (components/ui/link.tsx reads after 80 ms). */
+const HOVER_DWELL_MS = 300;
 /** Sequential document requests per page for the first-byte probe. */
 const FIRST_BYTE_REQUESTS = 200;
 
@@ -166,6 +168,68 @@ export const consoleBrowserBench: Bench = {
         for (const orderNo of sample.slice(ROUNDS * views)) await readApi(orderNo);
         await page.goto("about:blank");
 
+        // From a link to the order's view with its data, in the browser's own clock: a click with no
+        // hover before it (cold: the view reads its model after the click) against a hover resting
+        // HOVER_DWELL_MS on the link, then the click (the link read the model on intent). Each trial
+        // starts from a fresh load of the list (an empty query cache), on a different order; the two
+        // kinds alternate, so a slow spell of the machine falls on both alike.
+        log(`hover to view: ${views} cold clicks and ${views} clicks after a ${HOVER_DWELL_MS} ms hover, alternating`);
+        const listOrderLinks = page.getByRole("table", { name: en.orders.table.caption }).locator('a[href^="/orders/"]');
+        const clickToView = { cold: [] as number[], hovered: [] as number[], hoverToView: [] as number[], modelAnswered: [] as number[] };
+        for (let i = 0; i < 2 * views; i++) {
+          const hovered = i % 2 === 1;
+          await viewList();
+          const link = listOrderLinks.nth(i % Math.max(1, await listOrderLinks.count()));
+          const href = (await link.getAttribute("href"))!;
+          const orderNo = decodeURIComponent(href.split("/").at(-1)!);
+          // When the order's heading (drawn from its model) is first on the page, and when its model answered.
+          await page.evaluate(
+            ({ orderNo, model }) => {
+              const w = window as unknown as { benchShown: Promise<number>; benchModel: number | null };
+              w.benchModel = null;
+              new PerformanceObserver((list) => {
+                for (const entry of list.getEntries()) if (new URL(entry.name).pathname === model && w.benchModel === null) w.benchModel = entry.startTime + entry.duration;
+              }).observe({ type: "resource" });
+              // No named functions in here: tsx's helpers for their names do not exist in the page.
+              w.benchShown = new Promise((resolve, reject) => {
+                setTimeout(() => reject(new Error(`order ${orderNo}: its heading was not drawn within 30 s`)), 30_000);
+                new MutationObserver((_, observer) => {
+                  if (document.querySelector("h1#order-heading")?.textContent?.trim() !== orderNo) return;
+                  observer.disconnect();
+                  resolve(performance.now());
+                }).observe(document.body, { childList: true, subtree: true, characterData: true });
+              });
+            },
+            { orderNo, model: `/api/console${href}/page` },
+          );
+          if (hovered) {
+            // The hover begins when the pointer's event reaches the link, not when Playwright starts moving it.
+            await link.evaluate((a: HTMLAnchorElement) => {
+              const w = window as unknown as { benchHoverAt: number };
+              a.addEventListener("mouseover", () => (w.benchHoverAt = performance.now()), { once: true });
+            });
+            await link.hover();
+            await sleep(HOVER_DWELL_MS);
+          }
+          // The click itself, without moving the pointer (a cold click must not hover first).
+          const clickAt = await link.evaluate((a: HTMLAnchorElement) => {
+            const at = performance.now();
+            a.click();
+            return at;
+          });
+          const shownAt = await page.evaluate(() => (window as unknown as { benchShown: Promise<number> }).benchShown);
+          if (hovered) {
+            const hoverAt = await page.evaluate(() => (window as unknown as { benchHoverAt: number }).benchHoverAt);
+            clickToView.hovered.push(shownAt - clickAt);
+            clickToView.hoverToView.push(shownAt - hoverAt);
+            const model = await page.evaluate(() => (window as unknown as { benchModel: number | null }).benchModel);
+            if (model !== null) clickToView.modelAnswered.push(model - hoverAt);
+          } else clickToView.cold.push(shownAt - clickAt);
+          await w.quiet();
+        }
+        await page.goto("about:blank");
+        const median = (xs: number[]) => percentile(xs, 50);
+
         // Alternating, so a slow spell of the shared machine falls on every side alike.
         const total = { order: 0, api: 0, list: 0, worker: 0, seconds: 0 };
         const requests = { order: noRequests(), list: noRequests() };
@@ -303,6 +367,14 @@ export const consoleBrowserBench: Bench = {
             target: `p50 ≤ ${TARGET.firstByteP50} ms`,
             met: at.p50 <= TARGET.firstByteP50,
           })),
+          {
+            name: "click to the order's view with its data: cold click, and click after a hover",
+            value: `cold p50 ${ms(median(clickToView.cold))} (p95 ${ms(percentile(clickToView.cold, 95))}); after a ${HOVER_DWELL_MS} ms hover p50 ${ms(median(clickToView.hovered))} (p95 ${ms(percentile(clickToView.hovered, 95))}); hovered ÷ cold ${(median(clickToView.hovered) / median(clickToView.cold)).toFixed(2)}`,
+          },
+          {
+            name: "hover to the order's view with its data (hover, rest, click)",
+            value: `p50 ${ms(median(clickToView.hoverToView))} (p95 ${ms(percentile(clickToView.hoverToView, 95))}); the hover's model read answered p50 ${ms(median(clickToView.modelAnswered))} after the hover began (${clickToView.modelAnswered.length} of ${clickToView.hoverToView.length} seen)`,
+          },
           { name: "where a view's CPU goes: web CPU per request, each kind alone", value: Object.entries(costs).map(([kind, cost]) => `${kind} ${ms(cost)}`).join("; ") },
           { name: "context: web processes with no page open", value: `${none.msPerS.toFixed(2)} ms/s` },
           { name: "context: worker CPU during the view and API series", value: `${(total.worker / total.seconds).toFixed(2)} ms/s` },
@@ -316,6 +388,7 @@ export const consoleBrowserBench: Bench = {
             `Per round (web CPU per view or read): ${rounds.join("; ")}.`,
             `Requests by kind as Playwright reports them, including those the browser's cache answered (counted apart through Chrome's protocol): document; rsc = React Server Component fetches (\`rsc\` header or \`_rsc\` query), prefetch = those with \`next-router-prefetch\`; api = fetch/xhr to /api; static = /_next/static and other scripts, styles, fonts, images. Each view is a full page load (a fresh tab's router cache), so every prefetch reaches the server.`,
             `The last order page view: ${lastView.order}. The last list view: ${lastView.list}.`,
+            `Hover to view: ${2 * views} trials alternating, each from a fresh load of \`/orders\` (an empty query cache) on a different row's order. Cold: the link is clicked with \`HTMLElement.click()\` (no pointer over it, no focus, so nothing is read before the click). Hovered: Playwright's hover (pointer on the link), ${HOVER_DWELL_MS} ms, then the same click. Times are the page's own clock (performance.now()): from the click (or the hover's mouseover event on the link) until the order's heading, which the view draws from the model, is in the DOM (a MutationObserver); the model read's end from the Resource Timing entry.`,
             `First byte: ${FIRST_BYTE_REQUESTS} sequential GETs of each shell's document (different orders for the order page) over one kept-alive connection, with the session cookie and a browser's Accept and Accept-Encoding; the time until the status line and headers arrived.`,
             `Idle: order pages (in tabs of one browser, each polling as if in front) left open ${idleSeconds} s from ${SETTLE_MS / 1000} s after their network went quiet; web CPU per page per second, including the web processes' own idle work (the no-page line, shared by the ${TABS} pages).`,
           ],

@@ -23,18 +23,9 @@ import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
+import { orderPageQuery, RECORD_FRESH_MS } from "@/components/record-queries";
 import type { OrderPageModel } from "@/lib/read/order-page";
-import { readModel } from "@/lib/read/wire";
 import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
-
-/** The order page's query: its read model, read again when the order moves or a form changed it. */
-function orderPageKey(tenant: string, orderNo: string) {
-  return ["order-page", tenant, orderNo] as const;
-}
-
-function orderPageUrl(tenant: string, orderNo: string): string {
-  return `/api/console/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}/page`;
-}
 
 /**
  * The order page: its read model (lib/read/order-page.ts) from one JSON route, laid out here. The
@@ -47,14 +38,16 @@ function orderPageUrl(tenant: string, orderNo: string): string {
 export function OrderPageView() {
   const { tenant, orderNo } = recordOfPath(RECORD_PAGES.order, usePathname()) ?? notFound();
   const client = useQueryClient();
+  const query = orderPageQuery(tenant, orderNo);
   const { data, error } = useQuery({
-    queryKey: orderPageKey(tenant, orderNo),
-    queryFn: ({ signal }) => readModel<OrderPageModel>(orderPageUrl(tenant, orderNo), signal),
+    ...query,
+    // Opened from the cache (a link's prefetch, back or forward), then read again unless just read.
+    staleTime: RECORD_FRESH_MS,
     // The version poll says when the order moved; a refetch on focus would change a form's basis under it.
     refetchOnWindowFocus: false,
     retry: retryRead,
   });
-  const refresh = useCallback(() => client.invalidateQueries({ queryKey: orderPageKey(tenant, orderNo) }), [client, tenant, orderNo]);
+  const refresh = useCallback(() => client.invalidateQueries({ queryKey: orderPageQuery(tenant, orderNo).queryKey }), [client, tenant, orderNo]);
   useRecordTitle(useTranslations("orderPage")("title", { orderNo }));
 
   if (error) showReadRefusal(error, `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`, "orders:view");

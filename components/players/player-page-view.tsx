@@ -9,6 +9,7 @@ import { orderHref } from "@/components/orders/orders-table";
 import { StateBadge } from "@/components/orders/state-badge";
 import { playerHref } from "@/components/players/player-link";
 import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
+import { playerPageQuery, RECORD_FRESH_MS } from "@/components/record-queries";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Link } from "@/components/ui/link";
 import { RecordLoading } from "@/components/ui/page-loading";
@@ -17,23 +18,9 @@ import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
 import type { PlayerPageCursor, PlayerPageModel, PlayerPageMoney } from "@/lib/read/player-page";
-import { readModel } from "@/lib/read/wire";
 import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 
 const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
-
-/** The player page's query: one player of one product, one page of their orders. */
-function playerPageKey(tenant: string, playerId: string, cursor: PlayerPageCursor) {
-  return ["player-page", tenant, playerId, cursor.after ?? null, cursor.before ?? null] as const;
-}
-
-function playerPageUrl(tenant: string, playerId: string, cursor: PlayerPageCursor): string {
-  const query = new URLSearchParams();
-  if (cursor.after !== undefined) query.set("after", cursor.after);
-  if (cursor.before !== undefined) query.set("before", cursor.before);
-  const search = query.toString();
-  return `/api/console/players/${encodeURIComponent(tenant)}/${encodeURIComponent(playerId)}${search ? `?${search}` : ""}`;
-}
 
 /**
  * One player in one product: what they paid and had back over their lifetime, the cases of their
@@ -50,8 +37,9 @@ export function PlayerPageView() {
   const query = useSearchParams();
   const cursor: PlayerPageCursor = { after: query.get("after") ?? undefined, before: query.get("before") ?? undefined };
   const { data, error } = useQuery({
-    queryKey: playerPageKey(tenant, playerId, cursor),
-    queryFn: ({ signal }) => readModel<PlayerPageModel>(playerPageUrl(tenant, playerId, cursor), signal),
+    ...playerPageQuery(tenant, playerId, cursor),
+    // Opened from the cache (a link's prefetch, back or forward), then read again unless just read.
+    staleTime: RECORD_FRESH_MS,
     retry: retryRead,
   });
   useRecordTitle(useTranslations("player")("pageTitle", { playerId }));

@@ -8,11 +8,11 @@ import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { orderHref } from "@/components/orders/orders-table";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { AnswerTable } from "@/components/refund-reviews/answer-table";
-import { REFUND_REVIEWS_KEY } from "@/components/refund-reviews/refund-reviews-view";
 import { ReviewProblemNotice } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
 import { playerHref } from "@/components/players/player-link";
+import { RECORD_FRESH_MS, REFUND_REVIEWS_KEY, refundReviewQuery } from "@/components/record-queries";
 import { Link } from "@/components/ui/link";
 import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
@@ -20,13 +20,7 @@ import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
 import type { RefundReviewModel } from "@/lib/read/refund-reviews";
-import { readModel } from "@/lib/read/wire";
 import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
-
-/** A review's query, under the list's: read again once an answer was sent from the page (useRefreshView). */
-function refundReviewKey(id: string) {
-  return [...REFUND_REVIEWS_KEY, id] as const;
-}
 
 /**
  * One refund review: what the store asked, the facts the ledger holds, and the answer they make —
@@ -41,15 +35,17 @@ export function RefundReviewView() {
   const { id } = recordOfPath(RECORD_PAGES.refundReview, usePathname()) ?? notFound();
   const client = useQueryClient();
   const { data, error } = useQuery({
-    queryKey: refundReviewKey(id),
-    queryFn: ({ signal }) => readModel<RefundReviewModel>(`/api/console/refund-reviews/${encodeURIComponent(id)}`, signal),
+    ...refundReviewQuery(id),
+    // Opened from the cache (a link's prefetch, back or forward), then read again unless just read.
+    staleTime: RECORD_FRESH_MS,
     retry: retryRead,
   });
   const refresh = useCallback(() => {
     // The list's copy says the review's old status: dropped, so going back shows the list read anew
     // rather than "Open" above an answer that was sent.
     client.removeQueries({ queryKey: REFUND_REVIEWS_KEY, exact: true });
-    return client.invalidateQueries({ queryKey: refundReviewKey(id) });
+    // The review's query is under the list's key: read again once an answer was sent from the page.
+    return client.invalidateQueries({ queryKey: refundReviewQuery(id).queryKey });
   }, [client, id]);
   useRecordTitle(useTranslations("refundReviews.review")("tabTitle", { id }));
 

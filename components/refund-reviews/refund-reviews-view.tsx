@@ -6,15 +6,13 @@ import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { orderHref } from "@/components/orders/orders-table";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 import { playerHref } from "@/components/players/player-link";
+import { REFUND_REVIEWS_KEY } from "@/components/record-queries";
 import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { RefundReviewsModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
-
-/** The list's query; a review's own is under it (refund-review-view.tsx), so one prefix names both. */
-export const REFUND_REVIEWS_KEY = ["refund-reviews"] as const;
 
 
 /**

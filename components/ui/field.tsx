@@ -5,7 +5,8 @@ const CONTROL =
 
 /**
  * A labelled control, its hint and the server's message about it. `machineName`: the contract name
- * the field is about (a state, an event), shown after the label in monospace — data, not words.
+ * the field is about (a state, an event), shown after the label in monospace — data, not words —
+ * and read after it as a word of its own ("Paid paid").
  */
 export function Field({
   label,
@@ -26,7 +27,9 @@ export function Field({
     <div className="space-y-1">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-700">
         {label}
-        {machineName ? <span className="ml-1.5 font-mono text-xs font-normal text-slate-600">{machineName}</span> : null}
+        {/* A space, not a margin: the label is the control's accessible name, and a margin joins the two
+            words into one ("Paidpaid") for a screen reader. */}
+        {machineName ? <>{" "}<span className="ml-1 font-mono text-xs font-normal text-slate-600">{machineName}</span></> : null}
       </label>
       {children}
       {hint && !error ? <p className="text-xs text-slate-600">{hint}</p> : null}

@@ -11,15 +11,16 @@ export { outboxDelivery, type OutboxDelivery };
 export const OUTBOX_DELIVERIES = ["queued", "retrying", "delivered", "dead", "no-webhook"] as const satisfies readonly OutboxDelivery[];
 
 /**
- * The SQL condition on an outbox_messages row (alias `m`) for each status. `$nw` is the parameter
- * holding NO_WEBHOOK. Each leads with m.status, so the (tenant_id, status, created_at, id) index
+ * The SQL condition on an outbox_messages row (alias `m`) for each status. `nw()` adds the parameter
+ * holding NO_WEBHOOK and names it (called only by the conditions that use it: an unused parameter
+ * has no type, and PostgreSQL refuses the statement). Each leads with m.status, so the (tenant_id, status, created_at, id) index
  * narrows the scan and the rest filters the few rows it walks.
  */
-export const DELIVERY_CONDITION: Readonly<Record<OutboxDelivery, (nw: string) => string>> = {
+export const DELIVERY_CONDITION: Readonly<Record<OutboxDelivery, (nw: () => string) => string>> = {
   queued: () => `m.status = 'pending' AND m.attempts = 0`,
   retrying: () => `m.status = 'pending' AND m.attempts > 0`,
-  delivered: (nw) => `m.status = 'delivered' AND NOT (m.attempts = 0 AND m.last_error IS NOT DISTINCT FROM ${nw})`,
-  "no-webhook": (nw) => `m.status = 'delivered' AND m.attempts = 0 AND m.last_error IS NOT DISTINCT FROM ${nw}`,
+  delivered: (nw) => `m.status = 'delivered' AND NOT (m.attempts = 0 AND m.last_error IS NOT DISTINCT FROM ${nw()})`,
+  "no-webhook": (nw) => `m.status = 'delivered' AND m.attempts = 0 AND m.last_error IS NOT DISTINCT FROM ${nw()}`,
   dead: () => `m.status = 'dead'`,
 };
 

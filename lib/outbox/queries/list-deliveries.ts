@@ -53,7 +53,7 @@ export async function listDeliveries(
   const values: unknown[] = [query.tenants, query.limit + 1];
   const add = (value: unknown) => `$${values.push(value)}`;
   const where: string[] = ["m.tenant_id = t.tenant_id"];
-  if (f.status !== undefined) where.push(DELIVERY_CONDITION[f.status](add(NO_WEBHOOK)));
+  if (f.status !== undefined) where.push(DELIVERY_CONDITION[f.status](() => add(NO_WEBHOOK)));
   if (f.topic !== undefined) where.push(`m.topic = ${add(f.topic)}`);
   if (f.order !== undefined) where.push(`m.order_id IN (SELECT o.id FROM orders o WHERE o.tenant_id = t.tenant_id AND lower(o.order_no) = lower(${add(f.order)}))`);
   if (f.from !== undefined) where.push(`m.created_at >= ${add(f.from)}`);

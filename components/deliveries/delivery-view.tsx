@@ -14,7 +14,7 @@ import { useRecordTitle } from "@/components/ui/record-title";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
-import type { DeliveryAttempt } from "@/lib/outbox/queries/find-delivery";
+import type { DeliveryAttempt } from "@/lib/deliveries/find-delivery";
 import type { DeliveryModel } from "@/lib/read/deliveries";
 import { readModel } from "@/lib/read/wire";
 import { DELIVERIES_KEY } from "./deliveries-view";
@@ -51,10 +51,11 @@ export function DeliveryView() {
     client.removeQueries({ queryKey: [...DELIVERIES_KEY, "list"] });
     return client.invalidateQueries({ queryKey: deliveryKey(id) });
   }, [client, id]);
-  useRecordTitle(useTranslations("deliveries.message")("tabTitle", { id }));
+  const t = useTranslations("deliveries");
+  useRecordTitle(t("message.tabTitle", { id }));
 
   if (error) showReadRefusal(error, `/deliveries/${encodeURIComponent(id)}`, "deliveries:view");
-  if (!data) return <RecordLoading status={useTranslations("deliveries")("loading")} />;
+  if (!data) return <RecordLoading status={t("loading")} />;
   return (
     <RefreshViewProvider refresh={refresh}>
       <DeliveryBody model={data} />

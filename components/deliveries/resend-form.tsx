@@ -11,7 +11,7 @@ import { TEXTAREA } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/auth/action";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
-import type { ResendResult } from "@/lib/outbox/resend";
+import type { ResendResult } from "@/lib/deliveries/resend";
 
 /**
  * Sends the message again, with a reason. The request key is made once per form and again only

@@ -1,11 +1,20 @@
-// What a delivery is now, as every page shows it: derived once from the outbox row (outboxDelivery in
-// lib/orders/timeline.ts, which the order timeline uses), and the same rule as SQL for the deliveries
-// page's status filter, so a filter never lists a row under a status the page would not show it in.
-// Pure. delivery-status.test.ts checks the two agree on every case.
-import { outboxDelivery, type OutboxDelivery } from "@/lib/orders/timeline";
+// What a delivery is now, as every page shows it (the order timeline, the deliveries page): derived
+// once from the outbox row, and the same rule as SQL for the deliveries page's status filter, so a
+// filter never lists a row under a status the page would not show it in. Pure.
+// delivery-status.integration.test.ts checks the two agree on every kind of row.
 import { NO_WEBHOOK } from "./no-webhook";
 
-export { outboxDelivery, type OutboxDelivery };
+export type OutboxDelivery = "delivered" | "no-webhook" | "dead" | "retrying" | "queued";
+
+/**
+ * The relay marks a message of a tenant without a webhook `delivered` with no attempt (so it is not
+ * claimed again forever): to a reader that message was never sent, and must not say delivered.
+ */
+export function outboxDelivery(m: { readonly status: string; readonly attempts: number; readonly lastError: string | null }): OutboxDelivery {
+  if (m.status === "delivered") return m.attempts === 0 && m.lastError === NO_WEBHOOK ? "no-webhook" : "delivered";
+  if (m.status === "dead") return "dead";
+  return m.attempts > 0 ? "retrying" : "queued";
+}
 
 /** The statuses, in the order the filter offers them. */
 export const OUTBOX_DELIVERIES = ["queued", "retrying", "delivered", "dead", "no-webhook"] as const satisfies readonly OutboxDelivery[];

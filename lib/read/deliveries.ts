@@ -5,9 +5,9 @@ import { can } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/staff";
 import { snapshot } from "@/lib/db/transaction";
 import { resendable } from "@/lib/outbox/delivery-status";
-import { DELIVERIES_PAGE_SIZE, parseDeliverySearch, type DeliveryCursor, type DeliveryField, type DeliveryFilters, type ParsedDeliverySearch } from "@/lib/outbox/queries/delivery-filters";
-import { findDelivery, type DeliveryRecord } from "@/lib/outbox/queries/find-delivery";
-import { listDeliveries, type DeliveryListRow } from "@/lib/outbox/queries/list-deliveries";
+import { DELIVERIES_PAGE_SIZE, parseDeliverySearch, type DeliveryCursor, type DeliveryField, type DeliveryFilters, type ParsedDeliverySearch } from "@/lib/deliveries/delivery-filters";
+import { findDelivery, type DeliveryRecord } from "@/lib/deliveries/find-delivery";
+import { listDeliveries, type DeliveryListRow } from "@/lib/deliveries/list-deliveries";
 import { isWebhookTopic } from "@/lib/outbox/topics";
 import type { FieldProblem } from "@/lib/problems";
 

@@ -1,11 +1,11 @@
-// A web process's part in the "two web processes resend once" test (lib/outbox/resend.integration.test.ts):
+// A web process's part in the "two web processes resend once" test (lib/deliveries/resend.integration.test.ts):
 // its own Node process with its own pool. It says "ready" once its pool is warm, waits for "go" on
 // stdin (sent to every process at once), then makes one concurrent resend per key in RESEND_KEYS
 // and prints their results as one JSON line.
 // Run with `node --conditions=react-server --import tsx` (server-only resolves to nothing then).
 import { closePool } from "@/lib/db/pool";
 import { disconnectPrisma } from "@/lib/db/prisma";
-import { resendMessage, type ResendResult } from "@/lib/outbox/resend";
+import { resendMessage, type ResendResult } from "@/lib/deliveries/resend";
 
 async function main(): Promise<void> {
   const env = (name: string) => {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { outboxMessageScope } from "@/lib/auth/scope";
 import { reasonInput } from "@/lib/orders/console-event";
-import { resendMessage as resend, type ResendResult } from "@/lib/outbox/resend";
+import { resendMessage as resend, type ResendResult } from "@/lib/deliveries/resend";
 
 const input = z.object({
   messageId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),

@@ -4,8 +4,8 @@ import { audit } from "@/lib/audit/record";
 import { execute, maybeOne } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
-import { outboxDelivery, resendable, type OutboxDelivery } from "./delivery-status";
-import { isWebhookTopic } from "./topics";
+import { outboxDelivery, resendable, type OutboxDelivery } from "@/lib/outbox/delivery-status";
+import { isWebhookTopic } from "@/lib/outbox/topics";
 
 // A person sends an outbox message to its tenant's webhook again (issue 27, item 3): "we never got
 // it", or "we lost it on our side". It is the same message — same id, so the same

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { maybeOne, rows, type Queryable } from "@/lib/db/sql";
-import { outboxDelivery, type OutboxDelivery } from "../delivery-status";
+import { outboxDelivery, type OutboxDelivery } from "@/lib/outbox/delivery-status";
 
 // One outbox message as the deliveries page shows it: the message, every attempt the relay logged
 // (outbox_attempts), and every resend a person asked for (outbox_resends).

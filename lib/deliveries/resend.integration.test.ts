@@ -11,7 +11,7 @@ import { startReceiver, type Receiver } from "@/lib/jobs/test-receiver";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { signInAs } from "@/lib/test/session";
-import { NO_WEBHOOK } from "./no-webhook";
+import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
 import { resendMessage } from "./resend";
 
 // Resend (issue 27, item 3): the same message made pending again, audited in the same transaction,

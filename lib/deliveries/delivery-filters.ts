@@ -4,7 +4,7 @@ import { z } from "zod";
 import { instant, optional, rangeReversed } from "@/lib/audit/queries/filters";
 import type { FieldProblem } from "@/lib/problems";
 import { because, hasNul, problemOfIssue } from "@/lib/validation";
-import { OUTBOX_DELIVERIES, type OutboxDelivery } from "../delivery-status";
+import { OUTBOX_DELIVERIES, type OutboxDelivery } from "@/lib/outbox/delivery-status";
 
 /** Rows per page. */
 export const DELIVERIES_PAGE_SIZE = 50;

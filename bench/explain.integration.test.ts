@@ -24,6 +24,7 @@ import { createOrder } from "@/lib/seed/orders";
 import { seedDemo } from "@/lib/seed/demo/seed-demo";
 import { useFreshDatabase } from "@/lib/test/database";
 import { captureStatements, explain, judgePlan, planNodes, type PlanNode, type Statement } from "./lib/capture";
+import { seedOutboxMessages } from "./lib/outbox-messages";
 import { CONSOLE_QUERIES, SCOPE, sampleInputs, type QueryInputs } from "./queries";
 
 useFreshDatabase();
@@ -35,6 +36,8 @@ beforeAll(async () => {
   const pool = getPool();
   await seedDemo(pool, { orders: ORDERS, seed: 11, history: "dense" });
   await seedAuditFacts();
+  // The deliveries page's (issue 27): enough messages that a scan of the outbox is never the cheap choice.
+  await seedOutboxMessages(pool, 100_000);
   // seedDemo ANALYZEs what it wrote; VACUUM as autovacuum would, so index-only scans are costed as in production.
   await pool.query(`VACUUM ANALYZE orders, order_transitions, order_exceptions, order_lines, grants, order_notes, audit_events`);
   inputs = await sampleInputs(pool, 3);

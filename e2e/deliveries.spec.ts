@@ -25,8 +25,8 @@ test("deliveries: ops find a dead delivery, see its attempts, resend it and see 
     const id = rows[0].id as number;
     await db.query(
       `INSERT INTO outbox_attempts (tenant_id, message_id, url, attempted_at, status, error, latency_ms, response_body, request_headers)
-       VALUES ($1, $2, 'https://game.example.com/hook', now() - interval '1 hour', 503, 'HTTP 503: down for maintenance', 42, 'down for maintenance', jsonb_build_object('x-orderops-message-id', $2::text))`,
-      [tenant, id],
+       VALUES ($1, $2, 'https://game.example.com/hook', now() - interval '1 hour', 503, 'HTTP 503: down for maintenance', 42, 'down for maintenance', jsonb_build_object('x-orderops-message-id', $3::text))`,
+      [tenant, id, String(id)],
     );
 
     await signIn(page, "ops@example.com");

@@ -19,6 +19,8 @@ import { OUTBOX_TOPICS } from "@/lib/outbox/topics";
 import type { DeliveriesModel } from "@/lib/read/deliveries";
 import { readModel } from "@/lib/read/wire";
 import { DeliveryStatusBadge, deliveryHref } from "./delivery-status";
+import { HealthTable } from "./health-table";
+import { TestSendForm } from "./test-send-form";
 
 /** The list's queries; a message's own is under it (delivery-view.tsx), so one prefix names both. */
 export const DELIVERIES_KEY = ["deliveries"] as const;
@@ -89,6 +91,21 @@ function DeliveriesBody({ model: m }: { model: DeliveriesModel }) {
           ) : null}
         </nav>
       </section>
+      <section aria-labelledby="deliveries-health-heading" className="space-y-2">
+        <h2 id="deliveries-health-heading" className="text-lg font-semibold">
+          {t("health.title")}
+        </h2>
+        <p className="text-sm text-slate-600">{t("health.hint")}</p>
+        <HealthTable health={m.health} />
+      </section>
+      {m.mayTestSend ? (
+        <section aria-labelledby="deliveries-test-heading" className="space-y-2">
+          <h2 id="deliveries-test-heading" className="text-lg font-semibold">
+            {t("testSend.title")}
+          </h2>
+          <TestSendForm tenants={m.tenants} />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -143,6 +143,7 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
     reason,
     requestKey: fc.oneof(fc.uuid(), fc.constantFrom("not-a-key", "")),
   }),
+  "deliveries.test-send": fc.record({ tenant: fc.constant(HOME), endpoint: fc.constantFrom("webhook", "grant", "revoke", "nowhere", "") }),
   "users.create": fc.record({ email: fc.uuid().map((u) => `${u}@example.com`), name: fc.constant("New"), role: fc.constantFrom(...ROLES), tenantIds: fc.constant([HOME]) }),
   "users.update": fc.record({ id: later(() => home.staffId), role: fc.constantFrom(...ROLES), name: fc.constant("Renamed") }),
   "users.reset-password": fc.record({ id: later(() => home.staffId) }),

@@ -173,6 +173,7 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   "views.rename": () => ({ id: home.viewId, name: "Renamed" }),
   "views.delete": () => ({ id: home.viewId }),
   "deliveries.resend": () => ({ messageId: home.messageId, reason, requestKey: randomUUID() }),
+  "deliveries.test-send": () => ({ tenant: HOME, endpoint: "webhook" }),
 };
 
 /** Per console route: the path parameters and query that target tenant HOME's resources. */

@@ -6,6 +6,7 @@ import type { Staff } from "@/lib/auth/staff";
 import { snapshot } from "@/lib/db/transaction";
 import { resendable } from "@/lib/outbox/delivery-status";
 import { DELIVERIES_PAGE_SIZE, parseDeliverySearch, type DeliveryCursor, type DeliveryField, type DeliveryFilters, type ParsedDeliverySearch } from "@/lib/deliveries/delivery-filters";
+import { endpointHealth, type EndpointHealth } from "@/lib/deliveries/endpoint-health";
 import { findDelivery, type DeliveryRecord } from "@/lib/deliveries/find-delivery";
 import { listDeliveries, type DeliveryListRow } from "@/lib/deliveries/list-deliveries";
 import { isWebhookTopic } from "@/lib/outbox/topics";
@@ -25,16 +26,22 @@ export interface DeliveriesModel {
   /** The next, older page's position (null on the last page). */
   readonly older: DeliveryCursor | null;
   readonly firstPage: boolean;
+  /** Per product and endpoint, from the attempts log: success rates, p95 latencies, failing since. */
+  readonly health: readonly EndpointHealth[];
+  /** The viewer may send test pings (the action checks again). */
+  readonly mayTestSend: boolean;
 }
 
 /** The list at `query` (the page's own query string), in the viewer's products only. */
 export async function readDeliveries(staff: Staff, query: string): Promise<DeliveriesModel> {
   const parsed = parseDeliverySearch(query);
   const tenants = await tenantChoices(staff.tenantIds);
-  const page = await snapshot(({ client }) =>
-    listDeliveries(client, { tenants: tenantsToRead(staff.tenantIds, parsed.filters.tenant), filters: parsed.filters, after: parsed.after, limit: DELIVERIES_PAGE_SIZE }),
-  );
-  return { filters: parsed.filters, raw: parsed.raw, invalid: parsed.invalid, tenants, rows: page.rows, older: page.older, firstPage: parsed.after === null };
+  const read = tenantsToRead(staff.tenantIds, parsed.filters.tenant);
+  const [page, health] = await snapshot(async ({ client }) => [
+    await listDeliveries(client, { tenants: read, filters: parsed.filters, after: parsed.after, limit: DELIVERIES_PAGE_SIZE }),
+    await endpointHealth(client, read, new Date()),
+  ] as const);
+  return { filters: parsed.filters, raw: parsed.raw, invalid: parsed.invalid, tenants, rows: page.rows, older: page.older, firstPage: parsed.after === null, health, mayTestSend: can(staff.role, "deliveries:send") && tenants.length > 0 };
 }
 
 export interface DeliveryModel {

@@ -32,9 +32,10 @@ test("deliveries: ops find a dead delivery, see its attempts, resend it and see 
     await signIn(page, "ops@example.com");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhook deliveries" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Webhook deliveries" })).toBeVisible();
-    await page.getByLabel("Status").selectOption("dead");
-    await page.getByLabel("Product").selectOption(tenant);
-    await page.getByRole("button", { name: "Apply" }).click();
+    const filters = page.getByRole("form", { name: "Filter deliveries" });
+    await filters.getByLabel("Status").selectOption("dead");
+    await filters.getByLabel("Product").selectOption(tenant);
+    await filters.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/status=dead/);
     const row = page.getByTestId(`delivery-${id}`);
     await expect(row.getByTestId("delivery-status")).toHaveText("Dead");

@@ -2,12 +2,15 @@
 // app's own query functions (no copies of their SQL). Shared by the large-data benchmark (timings)
 // and bench/explain.integration.test.ts (plans on a small database).
 import type pg from "pg";
+import { getPool } from "@/lib/db/pool";
 import { PAGE_SIZE as AUDIT_PAGE_SIZE } from "@/lib/audit/queries/filters";
 import { listAuditRows } from "@/lib/audit/queries/audit-rows";
 import { jumpTarget } from "@/lib/orders/queries/jump-to-order";
 import { getOrderDetail } from "@/lib/orders/queries/order-detail";
 import { loadQueues } from "@/lib/read/queues";
 import { searchOrders } from "@/lib/orders/queries/search-orders";
+import { DELIVERIES_PAGE_SIZE } from "@/lib/deliveries/delivery-filters";
+import { listDeliveries } from "@/lib/deliveries/list-deliveries";
 
 /** A manager who sees both demo products: the widest scope the console has. */
 export const SCOPE = ["fangzhou", "xiaoxiao"] as const;
@@ -25,6 +28,10 @@ export interface QueryInputs {
    * payment's transaction id, a channel refund's id and the channel's reference for it.
    */
   readonly pastedIds: readonly string[];
+  /** Deliveries page positions deep in the outbox (random messages): issue 27's keyset pages. */
+  readonly deliveryCursors: readonly { readonly at: string; readonly id: number }[];
+  /** Order nos that have outbox messages, for the deliveries page's order filter. */
+  readonly deliveryOrders: readonly string[];
 }
 
 export interface ConsoleQuery {
@@ -35,6 +42,9 @@ export interface ConsoleQuery {
   /** The n-th sample's call. */
   run(inputs: QueryInputs, n: number): Promise<unknown>;
 }
+
+/** The deliveries list reads through a Queryable: the benchmark's own pool (captureStatements watches it). */
+const deliveriesDb = () => getPool();
 
 const pick = <T>(list: readonly T[], n: number): T => {
   if (list.length === 0) throw new Error("no sample inputs");
@@ -108,6 +118,31 @@ export const CONSOLE_QUERIES: readonly ConsoleQuery[] = [
       return getOrderDetail(order.tenantId, order.orderNo);
     },
   },
+  // The deliveries page (issue 27): every message newest first, in the widest scope, as keyset pages.
+  {
+    key: "deliveries-first",
+    title: "deliveries page, first page, no filter (newest first)",
+    targeted: true,
+    run: (_inputs, _n) => listDeliveries(deliveriesDb(), { tenants: SCOPE, filters: {}, after: null, limit: DELIVERIES_PAGE_SIZE }),
+  },
+  {
+    key: "deliveries-dead",
+    title: "deliveries page filtered to dead",
+    targeted: true,
+    run: () => listDeliveries(deliveriesDb(), { tenants: SCOPE, filters: { status: "dead" }, after: null, limit: DELIVERIES_PAGE_SIZE }),
+  },
+  {
+    key: "deliveries-deep",
+    title: "deliveries page, deep keyset page",
+    targeted: true,
+    run: (inputs, n) => listDeliveries(deliveriesDb(), { tenants: SCOPE, filters: {}, after: pick(inputs.deliveryCursors, n), limit: DELIVERIES_PAGE_SIZE }),
+  },
+  {
+    key: "deliveries-order",
+    title: "deliveries page filtered to one order no",
+    targeted: true,
+    run: (inputs, n) => listDeliveries(deliveriesDb(), { tenants: SCOPE, filters: { order: pick(inputs.deliveryOrders, n) }, after: null, limit: DELIVERIES_PAGE_SIZE }),
+  },
   {
     key: "orders-list",
     title: "orders list, first page, no filter (newest first, with the total)",
@@ -174,5 +209,26 @@ export async function sampleInputs(pool: pg.Pool, n: number, seed = 42): Promise
   );
   const kinds = [orders.map((o) => o.orderNo.toLowerCase()), pasted[0]!.grants, pasted[0]!.receipts, pasted[0]!.cases, pasted[0]!.refunds, pasted[0]!.refs].filter((k) => k.length > 0);
   const pastedIds = Array.from({ length: n }, (_, i) => kinds[i % kinds.length]![Math.floor(i / kinds.length) % kinds[i % kinds.length]!.length]!);
-  return { orders: orders.slice(0, n), payments: payments.map((p) => p.bizKey).slice(0, n), deepCursors: deepCursors.slice(0, n), pastedIds };
+  // Deliveries page positions and order nos from random outbox messages of the scope (index probes).
+  const { rows: outbox } = await pool.query<{ lo: number | null; hi: number | null }>(`SELECT min(id)::bigint AS lo, max(id)::bigint AS hi FROM outbox_messages`);
+  const { lo: mlo, hi: mhi } = outbox[0]!;
+  const probes = mlo === null || mhi === null ? [] : ids(Number(mlo), Number(mhi), n * 4);
+  const { rows: deliveryCursors } = await pool.query<{ at: string; id: number }>(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, id::int AS id FROM outbox_messages
+     WHERE id = ANY($1::bigint[]) AND tenant_id = ANY($2::text[]) ORDER BY array_position($1::bigint[], id)`,
+    [probes, SCOPE],
+  );
+  const { rows: deliveryOrders } = await pool.query<{ orderNo: string }>(
+    `SELECT o.order_no AS "orderNo" FROM outbox_messages m JOIN orders o ON o.id = m.order_id
+     WHERE m.id = ANY($1::bigint[]) AND m.tenant_id = ANY($2::text[]) ORDER BY array_position($1::bigint[], m.id)`,
+    [probes, SCOPE],
+  );
+  return {
+    orders: orders.slice(0, n),
+    payments: payments.map((p) => p.bizKey).slice(0, n),
+    deepCursors: deepCursors.slice(0, n),
+    pastedIds,
+    deliveryCursors: deliveryCursors.slice(0, n),
+    deliveryOrders: deliveryOrders.map((o) => o.orderNo).slice(0, n),
+  };
 }

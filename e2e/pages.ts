@@ -25,6 +25,8 @@ export async function consolePages(db: pg.Pool): Promise<ConsolePage[]> {
     )
   ).rows[0] ?? (await db.query(`SELECT tenant_id, order_no, player_id FROM orders ORDER BY id LIMIT 1`)).rows[0];
   const staff = (await db.query(`SELECT id FROM staff_users WHERE email = 'agent@example.com'`)).rows[0];
+  // A webhook message of a demo product, for its deliveries page (any will do: each shows its attempts or says there are none).
+  const message = (await db.query(`SELECT id FROM outbox_messages WHERE tenant_id IN ('xiaoxiao', 'fangzhou') ORDER BY id DESC LIMIT 1`)).rows[0];
   return [
     { name: "overview", path: "/", who: "manager" },
     { name: "orders", path: "/orders", who: "manager" },
@@ -39,6 +41,9 @@ export async function consolePages(db: pg.Pool): Promise<ConsolePage[]> {
     { name: "approvals", path: "/approvals", who: "manager" },
     { name: "audit", path: "/audit", who: "manager" },
     { name: "settings", path: "/settings", who: "manager" },
+    { name: "deliveries", path: "/deliveries", who: "manager" },
+    { name: "delivery", path: `/deliveries/${message.id}`, who: "manager" },
+    { name: "deliveries-admin", path: "/deliveries?status=dead", who: "admin" },
     { name: "forbidden", path: "/forbidden", who: "agent" },
     { name: "not-found", path: "/no-such-page", who: "manager", status: 404 },
     { name: "admin-users", path: "/admin/users", who: "admin" },

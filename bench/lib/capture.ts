@@ -51,7 +51,7 @@ export function planNodes(plan: PlanNode): PlanNode[] {
 }
 
 /** The big tables whose scans must come from an index at any size. */
-export const LARGE_TABLES = new Set(["orders", "order_transitions", "grants"]);
+export const LARGE_TABLES = new Set(["orders", "order_transitions", "grants", "outbox_messages"]);
 
 const INDEX_SCANS = new Set(["Index Scan", "Index Only Scan", "Bitmap Index Scan"]);
 

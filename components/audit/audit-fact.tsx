@@ -26,6 +26,7 @@ const KIND_TONE: Readonly<Record<AuditKind, string>> = {
   "take-back": "bg-rose-100 text-rose-900",
   "refund-review": "bg-purple-100 text-purple-900",
   store: "bg-blue-100 text-blue-900",
+  webhook: "bg-lime-100 text-lime-900",
   bulk: "bg-teal-100 text-teal-900",
   settings: "bg-slate-200 text-slate-900",
   staff: "bg-indigo-100 text-indigo-900",

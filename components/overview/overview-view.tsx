@@ -8,8 +8,10 @@ import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { useMe } from "@/components/navigation/console-frame";
 import { ReviewDeadlineCard } from "@/components/refund-reviews/deadline-card";
 import { SearchBox } from "@/components/search/search-box";
+import { Alert } from "@/components/ui/alert";
 import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
+import { Time } from "@/components/ui/time";
 import { can } from "@/lib/auth/permissions";
 import { ORDER_STATES } from "@/lib/orders/machine";
 import type { CappedCount } from "@/lib/orders/queries/stuck-counts";
@@ -56,6 +58,8 @@ export function OverviewView() {
         </h2>
         <SearchBox id="overview-search" variant="page" />
       </section>
+
+      {m.failingEndpoints.length > 0 ? <FailingEndpoints endpoints={m.failingEndpoints} /> : null}
 
       <section aria-labelledby="overview-attention-heading">
         <h2 id="overview-attention-heading" className="sr-only">
@@ -196,5 +200,25 @@ function OverviewLoading() {
       </div>
       <Placeholder className="h-40" />
     </PageLoading>
+  );
+}
+
+/** Webhook endpoints failing every attempt for more than 15 minutes: a game server is not hearing us. */
+function FailingEndpoints({ endpoints }: { endpoints: OverviewModel["failingEndpoints"] }) {
+  const t = useTranslations("overview.failingEndpoints");
+  return (
+    <Alert tone="warning">
+      <span className="font-medium">{t("title")}</span>
+      <ul className="mt-1 space-y-1" data-testid="overview-failing-endpoints">
+        {endpoints.map((e) => (
+          <li key={`${e.tenantId} ${e.url}`}>
+            <Link href={`/deliveries?tenant=${encodeURIComponent(e.tenantId)}&status=retrying`} className="underline-offset-2 hover:underline">
+              <span className="font-mono">{e.tenantId}</span> · <span className="break-all font-mono">{e.url}</span>
+            </Link>{" "}
+            {t("since")} <Time value={e.failingSince} />
+          </li>
+        ))}
+      </ul>
+    </Alert>
   );
 }

@@ -39,7 +39,7 @@ const OTHER = "fuzz-other";
 /** Runs per action: the score of actions take about ten seconds. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
 
-const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, meId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, doomedViewId: 0, reviewId: 0 };
+const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, meId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, doomedViewId: 0, reviewId: 0, messageId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -63,6 +63,7 @@ beforeAll(async () => {
     data: { tenantId: HOME, store: "appstore", requestId: "fuzz-review", transactionId: `txn-${order.id}`, orderId: order.id, requestedAt: new Date(), deadlineAt: new Date(Date.now() + 3_600_000) },
   });
   home.reviewId = Number(review.id);
+  home.messageId = Number((await getPrisma().outboxMessage.create({ data: { tenantId: HOME, orderId: order.id, topic: "order.transitioned", payload: { fuzz: true }, status: "dead", attempts: 15 } })).id);
   await refreshSettingsVersion();
 });
 
@@ -137,6 +138,12 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
     customerConsented: fc.boolean(),
     refundPreference: fc.constantFrom(0, 1, 2, 3, 4),
   }),
+  "deliveries.resend": fc.record({
+    messageId: fc.oneof(later(() => home.messageId), fc.constantFrom(2 ** 40, -1, "1e3")),
+    reason,
+    requestKey: fc.oneof(fc.uuid(), fc.constantFrom("not-a-key", "")),
+  }),
+  "deliveries.test-send": fc.record({ tenant: fc.constant(HOME), endpoint: fc.constantFrom("webhook", "grant", "revoke", "nowhere", "") }),
   "users.create": fc.record({ email: fc.uuid().map((u) => `${u}@example.com`), name: fc.constant("New"), role: fc.constantFrom(...ROLES), tenantIds: fc.constant([HOME]) }),
   "users.update": fc.record({ id: later(() => home.staffId), role: fc.constantFrom(...ROLES), name: fc.constant("Renamed") }),
   "users.reset-password": fc.record({ id: later(() => home.staffId) }),

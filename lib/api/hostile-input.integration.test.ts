@@ -14,6 +14,8 @@ import { GET as searchTarget } from "@/app/api/console/search/route";
 import { GET as orderVersion } from "@/app/api/console/orders/[tenant]/[orderNo]/route";
 import { POST as orderPresence } from "@/app/api/console/orders/[tenant]/[orderNo]/presence/route";
 import { GET as refundReview } from "@/app/api/console/refund-reviews/[id]/route";
+import { GET as delivery } from "@/app/api/console/deliveries/[id]/route";
+import { GET as deliveries } from "@/app/api/console/deliveries/route";
 import { GET as playerPage } from "@/app/api/console/players/[tenant]/[playerId]/route";
 import { POST as postEvent } from "@/app/api/v1/orders/[orderNo]/events/route";
 import { POST as postGrant } from "@/app/api/v1/orders/[orderNo]/grants/route";
@@ -117,6 +119,15 @@ describe("a NUL in the console", () => {
     expect(presence.status).toBe(400);
     expect(Object.keys(presence.body.error.fields)).toEqual(["tab"]);
     expect((await call(refundReview, { params: { id: `1${NUL}` }, auth: false })).status).toBe(404);
+    expect((await call(delivery, { params: { id: `1${NUL}` }, auth: false })).status).toBe(404);
+    // The deliveries list reads its filters one by one: a NUL in one drops that filter and names it.
+    const filtered = await call(deliveries, { query: `query=${encodeURIComponent("order=X%00&status=dead")}`, auth: false });
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.json.invalid).toEqual([{ field: "order", problem: { kind: "control-characters" } }]);
+    expect(filtered.body.json.raw).toEqual({ status: "dead" });
+    // Raw, it is no query string at all: a 400 naming it.
+    const rawNul = await call(deliveries, { query: `query=${encodeURIComponent(`order=X${NUL}`)}`, auth: false });
+    expect(rawNul.status).toBe(400);
     expect((await call(playerPage, { params: { tenant: TENANT, playerId: `p${NUL}` }, auth: false })).status).toBe(404);
     const paged = await call(playerPage, { params: { tenant: TENANT, playerId: "p" }, query: `after=${encodeURIComponent(`2026${NUL}`)}`, auth: false });
     expect(paged.status).toBe(400);
@@ -136,7 +147,7 @@ describe("a NUL in the console", () => {
     // The explorer's page hands its own query string over as `query`: a raw NUL there is a 400; one
     // inside a filter (escaped, as the page sends it) drops that filter and names it.
     const raw = await call(auditPage, { query: `query=${encodeURIComponent(`actor=a${NUL}`)}`, auth: false });
-    expect(raw.status).toBe(400);
+    expect(rawNul.status).toBe(400);
     expect(Object.keys(raw.body.error.fields)).toEqual(["query"]);
     const dropped = await call(auditPage, { query: new URLSearchParams({ query: new URLSearchParams({ actor: `staff:a${NUL}` }).toString() }).toString(), auth: false });
     expect(dropped.status).toBe(200);
@@ -196,6 +207,7 @@ describe("a malformed percent-escape in a path", () => {
     for (const path of [`/orders/${TENANT}/A%2FB`, "/orders/t/%E4%B8%AD", "/api/v1/orders/A-1"]) expect(await handedOn(path), path).toBe(path);
     for (const path of [`/orders/${TENANT}/A%2FB`, "/orders/t/%E4%B8%AD"]) expect(through(path).headers.get("x-middleware-rewrite"), path).toBe("http://localhost/en/orders/_/_");
     expect(through("/refund-reviews/12").headers.get("x-middleware-rewrite")).toBe("http://localhost/en/refund-reviews/_");
+    expect(through("/deliveries/12").headers.get("x-middleware-rewrite")).toBe("http://localhost/en/deliveries/_");
     expect(through("/api/v1/orders/A-1").headers.get("x-middleware-rewrite")).toBeNull();
   });
 });

@@ -65,7 +65,11 @@ export type CaseAuditAction =
   | "take-back.done"
   | "take-back.failed"
   /** A person made a failed take-back owed to the game again, from its case (lib/cases/resolve-take-back.ts): who, and why. */
-  | "take-back.retried";
+  | "take-back.retried"
+  /** A person sent an outbox message to the tenant's webhook again (lib/deliveries/resend.ts): which, who, and why. */
+  | "webhook.resent"
+  /** A person sent a signed ping to a tenant's endpoint (lib/deliveries/test-send.ts): where, and what came back. */
+  | "webhook.test-sent";
 
 export interface AuditInput {
   readonly actor: string;

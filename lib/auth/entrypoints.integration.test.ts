@@ -80,7 +80,7 @@ async function tableCounts(): Promise<Record<string, number>> {
 const deniedCount = () => getPrisma().auditEvent.count({ where: { action: "access.denied" } });
 
 /** Resources of tenant HOME that the samples point at. */
-const home = { orderNo: "", playerId: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, reviewId: 0 };
+const home = { orderNo: "", playerId: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, reviewId: 0, messageId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -102,6 +102,8 @@ beforeAll(async () => {
     data: { tenantId: HOME, store: "appstore", requestId: randomUUID(), transactionId: "txn-scope", orderId: order.id, requestedAt: new Date(), deadlineAt: new Date(Date.now() + 3_600_000) },
   });
   home.reviewId = Number(review.id);
+  const message = await getPrisma().outboxMessage.create({ data: { tenantId: HOME, orderId: order.id, topic: "order.transitioned", payload: { scope: true }, status: "dead", attempts: 15 } });
+  home.messageId = Number(message.id);
 });
 
 const reason = "checking the scope rules";
@@ -170,6 +172,8 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   "views.save-shared": () => ({ name: "Paid", tenant: HOME, state: "paid" }),
   "views.rename": () => ({ id: home.viewId, name: "Renamed" }),
   "views.delete": () => ({ id: home.viewId }),
+  "deliveries.resend": () => ({ messageId: home.messageId, reason, requestKey: randomUUID() }),
+  "deliveries.test-send": () => ({ tenant: HOME, endpoint: "webhook" }),
 };
 
 /** Per console route: the path parameters and query that target tenant HOME's resources. */
@@ -181,6 +185,7 @@ const ROUTE_SAMPLES: Readonly<Record<string, () => { params: Record<string, stri
   "app/api/console/players/[tenant]/[playerId]/route.ts": () => ({ params: { tenant: HOME, playerId: home.playerId } }),
   "app/api/console/bulk/[batchId]/route.ts": () => ({ params: { batchId: home.batchId } }),
   "app/api/console/refund-reviews/[id]/route.ts": () => ({ params: { id: String(home.reviewId) } }),
+  "app/api/console/deliveries/[id]/route.ts": () => ({ params: { id: String(home.messageId) } }),
   "app/api/console/audit/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/orders/export/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),
   "app/api/console/settings/route.ts": () => ({ params: {}, query: `tenant=${HOME}` }),

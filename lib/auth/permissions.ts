@@ -29,6 +29,10 @@ export const PERMISSIONS = [
   "views:manage",
   /** Takes a filtered orders list out of the system as CSV. */
   "orders:export",
+  /** The webhook deliveries page (issue 27): what was sent to a tenant's endpoints and what they answered. */
+  "deliveries:view",
+  /** Sends a delivered or dead webhook message again, and test pings to a tenant's endpoints. */
+  "deliveries:send",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -37,7 +41,10 @@ const AGENT: readonly Permission[] = ["profile:edit", "orders:view", "orders:eve
 // looks at: ops and up, who run the queues (an agent's own views stay personal). An export takes
 // players' ids and payments out in bulk: ops reconcile with a channel after an incident; an agent
 // works one order at a time.
-const OPS: readonly Permission[] = [...AGENT, "orders:grant", "orders:bulk", "cases:work", "views:share", "orders:export"];
+// The deliveries page answers a game server's "we never got the webhook": ops retry deliveries
+// (DESIGN.md), managers oversee them, and admins, who hand out the API keys, set integrations up.
+const DELIVERIES: readonly Permission[] = ["deliveries:view", "deliveries:send"];
+const OPS: readonly Permission[] = [...AGENT, "orders:grant", "orders:bulk", "cases:work", "views:share", "orders:export", ...DELIVERIES];
 const MANAGER: readonly Permission[] = [...OPS, "audit:view", "audit:export", "refunds:approve", "settings:edit", "cases:dismiss-money", "cases:override", "views:manage"];
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
@@ -45,7 +52,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   ops: OPS,
   manager: MANAGER,
   // Admins run the staff and the keys; by default they do not touch orders (DESIGN.md).
-  admin: ["profile:edit", "users:manage", "apikeys:manage"],
+  admin: ["profile:edit", "users:manage", "apikeys:manage", ...DELIVERIES],
 };
 
 /** The console event whitelist: which order events each role may trigger from the console. */

@@ -217,6 +217,22 @@ export function refundReviewScope<I>(pick: (input: I) => number): ScopeRule<I, {
   };
 }
 
+/** An outbox message (the deliveries page) of a tenant in the caller's scope. */
+export function outboxMessageScope<I>(pick: (input: I) => number): ScopeRule<I, { readonly id: number; readonly tenantId: string }> {
+  return {
+    kind: "outbox-message",
+    target: (input) => `outbox:${pick(input)}`,
+    async resolve(input, staff) {
+      const id = pick(input);
+      if (!Number.isSafeInteger(id) || id <= 0) return missing();
+      const message = await getPrisma().outboxMessage.findUnique({ where: { id }, select: { id: true, tenantId: true } });
+      if (!message) return missing();
+      if (!inScope(staff, message.tenantId)) return outOfScope("tenant out of scope");
+      return found({ id: Number(message.id), tenantId: message.tenantId });
+    },
+  };
+}
+
 /**
  * Resolves a rule for a caller: the resource, or an AppError to answer with. An out-of-scope
  * attempt is audited (access.denied) before the caller hears "not found".

@@ -21,6 +21,8 @@ const TABLES: Readonly<Record<Prisma.ModelName, string>> = {
   Grant: "grants",
   OrderTransition: "order_transitions",
   OutboxMessage: "outbox_messages",
+  OutboxAttempt: "outbox_attempts",
+  OutboxResend: "outbox_resends",
   OrderException: "order_exceptions",
   StaffUser: "staff_users",
   ApiKey: "api_keys",
@@ -51,6 +53,8 @@ const FIELDS: Readonly<Record<Prisma.ModelName, Record<string, string>>> = {
   Grant: Prisma.GrantScalarFieldEnum,
   OrderTransition: Prisma.OrderTransitionScalarFieldEnum,
   OutboxMessage: Prisma.OutboxMessageScalarFieldEnum,
+  OutboxAttempt: Prisma.OutboxAttemptScalarFieldEnum,
+  OutboxResend: Prisma.OutboxResendScalarFieldEnum,
   OrderException: Prisma.OrderExceptionScalarFieldEnum,
   StaffUser: Prisma.StaffUserScalarFieldEnum,
   ApiKey: Prisma.ApiKeyScalarFieldEnum,
@@ -124,7 +128,9 @@ describe("schema.prisma agrees with the SQL migrations", () => {
     await db.orderTransition.create({
       data: { tenantId: "schema-check", orderId: order.id, event: "pay", fromState: "created", toState: "paid", actor: "a", source: "api" },
     });
-    await db.outboxMessage.create({ data: { tenantId: "schema-check", orderId: order.id, topic: "t", payload: { a: 1 } } });
+    const message = await db.outboxMessage.create({ data: { tenantId: "schema-check", orderId: order.id, topic: "t", payload: { a: 1 } } });
+    await db.outboxAttempt.create({ data: { tenantId: "schema-check", messageId: message.id, url: "https://example.com/hook", attemptedAt: new Date(), status: 200, latencyMs: 12, requestHeaders: { "x-orderops-message-id": String(message.id) } } });
+    await db.outboxResend.create({ data: { tenantId: "schema-check", messageId: message.id, requestKey: "k", actor: "a", reason: "r" } });
     const exception = await db.orderException.create({ data: { tenantId: "schema-check", orderId: order.id, kind: "amount-mismatch", actor: "a" } });
     // The database sets the case's due time from the tenant's SLA (trigger order_exceptions_sla): 4 hours by default.
     expect(exception.slaDueAt.getTime() - exception.createdAt.getTime()).toBe(4 * 3_600_000);
@@ -188,6 +194,8 @@ describe("schema.prisma agrees with the SQL migrations", () => {
       db.grant.count(),
       db.orderTransition.count(),
       db.outboxMessage.count(),
+      db.outboxAttempt.count(),
+      db.outboxResend.count(),
       db.orderException.count(),
       db.staffUser.count(),
       db.apiKey.count(),

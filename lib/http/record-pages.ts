@@ -18,6 +18,7 @@ export const RECORD_PAGES = {
   order: { address: /^\/orders\/([^/]+)\/([^/]+)\/?$/, names: ["tenant", "orderNo"], shell: "/orders/_/_" },
   player: { address: /^\/players\/([^/]+)\/([^/]+)\/?$/, names: ["tenant", "playerId"], shell: "/players/_/_" },
   refundReview: { address: /^\/refund-reviews\/([^/]+)\/?$/, names: ["id"], shell: "/refund-reviews/_" },
+  delivery: { address: /^\/deliveries\/([^/]+)\/?$/, names: ["id"], shell: "/deliveries/_" },
   // /admin/users/new is a page of its own.
   staffUser: { address: /^\/admin\/users\/(?!new\/?$)([^/]+)\/?$/, names: ["id"], shell: "/admin/users/_" },
 } as const satisfies Record<string, RecordPage<readonly string[]>>;

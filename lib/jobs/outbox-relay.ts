@@ -126,6 +126,25 @@ interface Settlement {
   /** For `pending`: when to try again, from now. */
   readonly retryInMs: number | null;
   readonly leaseUntil: Date;
+  /** The request made, for the deliveries log (outbox_attempts); null when none was (`tried` 0). */
+  readonly attempt: Attempt | null;
+}
+
+/** One row of outbox_attempts, as the relay saw it. */
+interface Attempt {
+  readonly url: string;
+  readonly at: Date;
+  readonly status: number | null;
+  readonly latencyMs: number;
+  readonly responseBody: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The attempt a call made; one refused before any request (an App Store answer without a key) is logged at its URL with no answer. */
+function attemptOf(sent: SignedPostResult, url: string, now: Date | undefined): Attempt {
+  const exchange = sent.exchange;
+  if (!exchange) return { url, at: now ?? new Date(), status: null, latencyMs: 0, responseBody: "", headers: {} };
+  return { url: exchange.url, at: exchange.startedAt, status: sent.status, latencyMs: exchange.latencyMs, responseBody: exchange.responseBody, headers: exchange.headers };
 }
 
 /**
@@ -151,11 +170,11 @@ export async function relayOutbox(options: LeasedCallOptions = {}): Promise<Rela
     // A refund review's answer goes to the store's own API, and never once the store stopped listening.
     const answer = answerOf(message.topic, message.payload);
     if (answer && Date.parse(answer.deadlineAt) <= (options.now ?? new Date()).getTime()) {
-      settlements.push({ ...about(message), status: "dead", tried: 0, error: PAST_DEADLINE, retryInMs: null, leaseUntil: message.leaseUntil });
+      settlements.push({ ...about(message), status: "dead", tried: 0, error: PAST_DEADLINE, retryInMs: null, leaseUntil: message.leaseUntil, attempt: null });
       return;
     }
     if (!answer && (!message.webhookUrl || !message.signingSecret)) {
-      settlements.push({ ...about(message), status: "delivered", tried: 0, error: NO_WEBHOOK, retryInMs: null, leaseUntil: message.leaseUntil });
+      settlements.push({ ...about(message), status: "delivered", tried: 0, error: NO_WEBHOOK, retryInMs: null, leaseUntil: message.leaseUntil, attempt: null });
       return;
     }
     const sent = answer
@@ -169,14 +188,15 @@ export async function relayOutbox(options: LeasedCallOptions = {}): Promise<Rela
           timeoutMs,
           ...(options.now ? { now: options.now } : {}),
         });
+    const attempt = attemptOf(sent, answer ? answer.url : message.webhookUrl!, options.now);
     if (sent.ok) {
-      settlements.push({ ...about(message), status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil });
+      settlements.push({ ...about(message), status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil, attempt });
       return;
     }
     // An answer also ends when it cannot succeed before its deadline (settle-answers.ts says why).
     const backoff = retryAfterFailure(message.attempts, settings);
     const retryInMs = answer ? answerRetryInMs(answer, sent.error, backoff, options.now ?? new Date()) : backoff;
-    settlements.push({ ...about(message), status: retryInMs === null ? "dead" : "pending", tried: 1, error: sent.error, retryInMs, leaseUntil: message.leaseUntil });
+    settlements.push({ ...about(message), status: retryInMs === null ? "dead" : "pending", tried: 1, error: sent.error, retryInMs, leaseUntil: message.leaseUntil, attempt });
     if (retryInMs === null) log.warn({ messageId: message.id, tenantId: message.tenantId, attempts: message.attempts + 1, error: sent.error }, "webhook message is dead");
   });
 
@@ -273,22 +293,37 @@ async function settle(pool: pg.Pool, settlements: readonly Settlement[], now: Da
 
 const settledRow = z.object({ id: z.number() });
 
-/** One statement for the batch; returns the ids it settled (those whose lease still held). */
+/**
+ * One statement for the batch; returns the ids it settled (those whose lease still held). The
+ * attempts are logged by the same statement, for the settled messages only: a relay whose lease was
+ * taken over records neither the outcome nor the attempt, so no attempt is logged twice.
+ */
 async function settleMessages(db: Queryable, settlements: readonly Settlement[], now: Date | undefined): Promise<number[]> {
   const settled = await rows(
     db,
     settledRow,
-    `UPDATE outbox_messages m SET
-       status = x.status,
-       attempts = m.attempts + x.tried,
-       last_error = x.error,
-       next_attempt_at = CASE WHEN x.retry_in_ms IS NULL THEN m.next_attempt_at
-                              ELSE COALESCE($7::timestamptz, now()) + x.retry_in_ms * interval '1 millisecond' END,
-       delivered_at = CASE WHEN x.status = 'delivered' THEN COALESCE($7::timestamptz, now()) END
-     FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::timestamptz[])
-       AS x(id, status, tried, error, retry_in_ms, lease_until)
-     WHERE m.id = x.id AND m.status = 'pending' AND m.next_attempt_at = x.lease_until
-     RETURNING m.id`,
+    `WITH x AS (
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::timestamptz[],
+                            $8::text[], $9::timestamptz[], $10::int[], $11::int[], $12::text[], $13::text[])
+         AS x(id, status, tried, error, retry_in_ms, lease_until, url, attempted_at, http_status, latency_ms, response_body, request_headers)
+     ), settled AS (
+       UPDATE outbox_messages m SET
+         status = x.status,
+         attempts = m.attempts + x.tried,
+         last_error = x.error,
+         next_attempt_at = CASE WHEN x.retry_in_ms IS NULL THEN m.next_attempt_at
+                                ELSE COALESCE($7::timestamptz, now()) + x.retry_in_ms * interval '1 millisecond' END,
+         delivered_at = CASE WHEN x.status = 'delivered' THEN COALESCE($7::timestamptz, now()) END
+       FROM x
+       WHERE m.id = x.id AND m.status = 'pending' AND m.next_attempt_at = x.lease_until
+       RETURNING m.id, m.tenant_id
+     ), logged AS (
+       INSERT INTO outbox_attempts (tenant_id, message_id, url, attempted_at, status, error, latency_ms, response_body, request_headers)
+       SELECT s.tenant_id, x.id, x.url, x.attempted_at, x.http_status, x.error, x.latency_ms, x.response_body, x.request_headers::jsonb
+       FROM settled s JOIN x ON x.id = s.id
+       WHERE x.url IS NOT NULL
+     )
+     SELECT id FROM settled`,
     [
       settlements.map((s) => s.id),
       settlements.map((s) => s.status),
@@ -297,6 +332,12 @@ async function settleMessages(db: Queryable, settlements: readonly Settlement[],
       settlements.map((s) => s.retryInMs),
       settlements.map((s) => s.leaseUntil),
       now ?? null,
+      settlements.map((s) => s.attempt?.url ?? null),
+      settlements.map((s) => s.attempt?.at ?? null),
+      settlements.map((s) => s.attempt?.status ?? null),
+      settlements.map((s) => s.attempt?.latencyMs ?? null),
+      settlements.map((s) => s.attempt?.responseBody ?? null),
+      settlements.map((s) => (s.attempt ? JSON.stringify(s.attempt.headers) : null)),
     ],
   );
   return settled.map((s) => s.id);

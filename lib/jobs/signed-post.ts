@@ -11,9 +11,29 @@ export interface SignedPostInput {
   readonly timeoutMs: number;
 }
 
-export type SignedPostResult =
+/**
+ * What went over the wire, for the deliveries log (outbox_attempts): the headers sent (the signature
+ * among them, never the secret, which is not a header), when, how long the answer took, and the
+ * first RESPONSE_BODY_BYTES of it.
+ */
+export interface Exchange {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly startedAt: Date;
+  readonly latencyMs: number;
+  readonly responseBody: string;
+}
+
+export type SignedPostResult = (
   | { readonly ok: true; readonly status: number }
-  | { readonly ok: false; readonly status: number | null; readonly error: string };
+  | { readonly ok: false; readonly status: number | null; readonly error: string }
+) & {
+  /** Absent when nothing was sent (the caller refused before the request). */
+  readonly exchange?: Exchange;
+};
+
+/** How much of an answer's body the deliveries log keeps: 1 KB, as the issue asks. */
+export const RESPONSE_BODY_BYTES = 1024;
 
 const ERROR_BODY_CHARS = 200;
 
@@ -30,7 +50,7 @@ export function postSigned(input: SignedPostInput): Promise<SignedPostResult> {
     [TIMESTAMP_HEADER]: timestamp,
     [SIGNATURE_HEADER]: signBody(input.secret, timestamp, input.body),
   };
-  return send(input.fetch, input.url, { method: "POST", headers, body: input.body }, input.timeoutMs);
+  return send(input.fetch, input.url, { method: "POST", headers, body: input.body }, input.timeoutMs, input.now);
 }
 
 /**
@@ -46,18 +66,34 @@ async function send(
   url: string,
   init: { readonly method: "POST" | "PUT"; readonly headers: Record<string, string>; readonly body: string },
   timeoutMs: number,
+  now?: Date,
 ): Promise<SignedPostResult> {
+  const startedAt = now ?? new Date();
+  const started = performance.now();
+  const exchange = (responseBody: string): Exchange => ({ url, headers: init.headers, startedAt, latencyMs: Math.round(performance.now() - started), responseBody: firstBytes(responseBody) });
   try {
     const response = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     // Read the answer to its end even when unused: a cancelled body closes the kept-alive
     // connection, and every next call would pay for a new one.
     const text = await response.text().catch(() => "");
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, exchange: exchange(text) };
     const snippet = text.slice(0, ERROR_BODY_CHARS).trim();
-    return { ok: false, status: response.status, error: `HTTP ${response.status}${snippet ? `: ${snippet}` : ""}` };
+    return { ok: false, status: response.status, error: `HTTP ${response.status}${snippet ? `: ${snippet}` : ""}`, exchange: exchange(text) };
   } catch (error) {
-    return { ok: false, status: null, error: describeFailure(error, timeoutMs) };
+    return { ok: false, status: null, error: describeFailure(error, timeoutMs), exchange: exchange("") };
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The first RESPONSE_BODY_BYTES of a body in UTF-8, cut on a character boundary (encodeInto stops
+ * before a character that does not fit), without NULs (PostgreSQL text cannot hold them).
+ */
+export function firstBytes(text: string): string {
+  const clean = text.replaceAll("\0", "");
+  const { read } = encoder.encodeInto(clean, new Uint8Array(RESPONSE_BODY_BYTES));
+  return clean.slice(0, read);
 }
 
 function describeFailure(error: unknown, timeoutMs: number): string {

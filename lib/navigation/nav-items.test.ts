@@ -13,14 +13,17 @@ describe("the navigation", () => {
     expect(keys("ops")).toEqual([
       ["work", ["overview", "orders", "queues", "refundReviews"]],
       ["money", ["bulk"]],
-      ["oversight", ["dashboard"]],
+      ["oversight", ["dashboard", "deliveries"]],
     ]);
     expect(keys("manager")).toEqual([
       ["work", ["overview", "orders", "queues", "refundReviews"]],
       ["money", ["approvals", "bulk"]],
-      ["oversight", ["audit", "dashboard", "settings"]],
+      ["oversight", ["audit", "dashboard", "deliveries", "settings"]],
     ]);
-    expect(keys("admin")).toEqual([["admin", ["staff", "apiKeys", "apiDocs", "security"]]]);
+    expect(keys("admin")).toEqual([
+      ["oversight", ["deliveries"]],
+      ["admin", ["staff", "apiKeys", "apiDocs", "security"]],
+    ]);
   });
 
   it("marks the page being shown: the overview only at /, every other page with what is below it", () => {

@@ -11,6 +11,7 @@ export type NavKey =
   | "bulk"
   | "audit"
   | "dashboard"
+  | "deliveries"
   | "settings"
   | "staff"
   | "apiKeys"
@@ -47,6 +48,7 @@ export const NAV: readonly { readonly section: NavSection; readonly items: reado
     items: [
       { href: "/audit", key: "audit", permission: "audit:view" },
       { href: "/dashboard", key: "dashboard", permission: "orders:view" },
+      { href: "/deliveries", key: "deliveries", permission: "deliveries:view" },
       { href: "/settings", key: "settings", permission: "settings:edit" },
     ],
   },

@@ -3,7 +3,6 @@
 // facts about the order. Pure: the order page's query (queries/order-detail.ts) reads the rows, this
 // merges them, the component words them.
 import type { OrderEvent, OrderState, Source } from "./machine";
-import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
 import { REVIEW_ANSWER_TOPIC } from "@/lib/outbox/answer-topic";
 import type { Refusal } from "@/lib/problems";
 import { systemReason, type SystemReason } from "./system-reasons";
@@ -74,17 +73,10 @@ export interface TimelineSources {
   readonly auditFacts: readonly OrderAuditFact[];
 }
 
-export type OutboxDelivery = "delivered" | "no-webhook" | "dead" | "retrying" | "queued";
-
-/**
- * The relay marks a message of a tenant without a webhook `delivered` with no attempt (so it is not
- * claimed again forever): to a reader that message was never sent, and must not say delivered.
- */
-export function outboxDelivery(m: Pick<OutboxRecord, "status" | "attempts" | "lastError">): OutboxDelivery {
-  if (m.status === "delivered") return m.attempts === 0 && m.lastError === NO_WEBHOOK ? "no-webhook" : "delivered";
-  if (m.status === "dead") return "dead";
-  return m.attempts > 0 ? "retrying" : "queued";
-}
+// What a message is now (queued, retrying, delivered, not sent, dead): one rule, in lib/outbox, shared
+// with the deliveries page and its status filter.
+import { outboxDelivery, type OutboxDelivery } from "@/lib/outbox/delivery-status";
+export { outboxDelivery, type OutboxDelivery };
 
 /** How a case (an order_exceptions row) ended, derived once from its status. */
 export type ExceptionClosing = "resolved" | "dismissed";

@@ -7,6 +7,8 @@ import { unsentRefundCounts, type UnsentRefunds } from "@/lib/cases/queries/unse
 import { stateCounts, type TenantStateCounts } from "@/lib/orders/queries/state-counts";
 import { stuckByState, stuckCounts, sumCounts, type CappedCount } from "@/lib/orders/queries/stuck-counts";
 import type { StuckState } from "@/lib/orders/stuck";
+import { endpointHealth } from "@/lib/deliveries/endpoint-health";
+import { getPool } from "@/lib/db/pool";
 import { pendingApprovalCounts } from "@/lib/overview/attention-counts";
 import { reviewsNearDeadline, type NearDeadline } from "@/lib/stores/reviews/near-deadline";
 import { NEAR_DEADLINE_MS } from "@/lib/stores/reviews/review-state";
@@ -36,17 +38,20 @@ export interface OverviewModel {
   readonly cases: CaseCounts;
   readonly reviewsNearDeadline: ReviewsNearDeadline;
   readonly unsentRefunds: readonly UnsentRefunds[];
+  /** Webhook endpoints that have answered nothing but failures for more than 15 minutes (lib/deliveries/endpoint-health.ts). */
+  readonly failingEndpoints: readonly { readonly tenantId: string; readonly url: string; readonly failingSince: Date }[];
 }
 
 export async function readOverview(staff: Staff): Promise<OverviewModel> {
   const scope = staff.tenantIds;
-  const [tenants, stuck, approvals, cases, nearDeadline, unsent] = await Promise.all([
+  const [tenants, stuck, approvals, cases, nearDeadline, unsent, health] = await Promise.all([
     stateCounts(scope),
     stuckCounts(scope),
     pendingApprovalCounts(scope),
     caseCounts(scope),
     reviewsNearDeadline(scope),
     unsentRefundCounts(scope),
+    endpointHealth(getPool(), scope, new Date()),
   ]);
   const none: CappedCount = { count: 0, more: false };
   return {
@@ -58,5 +63,6 @@ export async function readOverview(staff: Staff): Promise<OverviewModel> {
     cases,
     reviewsNearDeadline: { ...nearDeadline, withinHours: NEAR_DEADLINE_MS / 3_600_000 },
     unsentRefunds: unsent,
+    failingEndpoints: health.filter((h) => h.failingTooLong).map((h) => ({ tenantId: h.tenantId, url: h.url, failingSince: h.failingSince! })),
   };
 }

@@ -13,7 +13,7 @@ export type AuditAction = StaffAuditAction | CaseAuditAction;
 export const AUDIT_LOGS = ["transition", "grant", "note", "action"] as const;
 export type AuditLog = (typeof AUDIT_LOGS)[number];
 
-export const ACTION_KINDS = ["approval", "case", "refund", "take-back", "refund-review", "store", "bulk", "settings", "staff", "apikey", "sign-in", "access", "audit"] as const;
+export const ACTION_KINDS = ["approval", "case", "refund", "take-back", "refund-review", "store", "webhook", "bulk", "settings", "staff", "apikey", "sign-in", "access", "audit"] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 export const AUDIT_KINDS = ["transition", "grant", "note", ...ACTION_KINDS] as const;
@@ -80,6 +80,9 @@ export const ACTION_KIND: Readonly<Record<AuditAction, ActionKind>> = {
   "store.notification": "store",
   "store.notification-refused": "store",
   "store.voided-purchases-polled": "store",
+  // What people did about the tenant's webhook deliveries (the deliveries page).
+  "webhook.resent": "webhook",
+  "webhook.test-sent": "webhook",
 };
 
 export const KNOWN_ACTIONS = Object.keys(ACTION_KIND) as AuditAction[];

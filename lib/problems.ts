@@ -58,6 +58,8 @@ export type RequestProblem =
   | { readonly kind: "approval-decided"; readonly status: string }
   | { readonly kind: "batch-empty" }
   | { readonly kind: "batch-too-large"; readonly max: number }
+  /** A bulk resend would cover more messages than one batch takes: resend a shorter time. */
+  | { readonly kind: "resend-too-large"; readonly max: number }
   | { readonly kind: "key-name-taken"; readonly tenant: string; readonly name: string }
   /** Saved views (lib/views): the list the view would appear in already has one by that name. */
   | { readonly kind: "view-name-taken"; readonly name: string }

@@ -1,5 +1,6 @@
 import "server-only";
 import { audit } from "@/lib/audit/record";
+import type { BatchKind } from "@/lib/bulk/batch-kind";
 import { getPrisma } from "@/lib/db/prisma";
 import { AppError } from "@/lib/errors";
 import { findOrder } from "@/lib/orders/queries/find-order";
@@ -158,14 +159,14 @@ export function apiKeyScope<I>(pick: (input: I) => string): ScopeRule<I, { reado
   };
 }
 
-/** A bulk compensation batch of a tenant in the caller's scope. */
-export function batchScope<I>(pick: (input: I) => string): ScopeRule<I, { readonly batchId: string; readonly tenantId: string }> {
+/** A bulk batch of `kind` (default compensation) of a tenant in the caller's scope; a batch of the other kind is not found. */
+export function batchScope<I>(pick: (input: I) => string, kind: BatchKind = "compensation"): ScopeRule<I, { readonly batchId: string; readonly tenantId: string }> {
   return {
     kind: "bulk-batch",
     target: (input) => `bulk:${pick(input)}`,
     async resolve(input, staff) {
-      const batch = await getPrisma().bulkBatch.findUnique({ where: { id: pick(input) }, select: { id: true, tenantId: true } });
-      if (!batch) return missing();
+      const batch = await getPrisma().bulkBatch.findUnique({ where: { id: pick(input) }, select: { id: true, tenantId: true, kind: true } });
+      if (!batch || batch.kind !== kind) return missing();
       if (!inScope(staff, batch.tenantId)) return outOfScope("tenant out of scope");
       return found({ batchId: batch.id, tenantId: batch.tenantId });
     },

@@ -12,6 +12,7 @@ import { lineProgress } from "@/lib/orders/progress";
 import { repairDelivery, type RepairDeliveryResult, type StepOutcome } from "@/lib/orders/repair-delivery";
 import { lineLedgerRow, lineLedgerSql } from "@/lib/orders/rows";
 import type { RepairProblem } from "@/lib/problems";
+import type { BatchKind } from "./batch-kind";
 import { ITEM_STATUSES, type ItemStatus } from "./item-status";
 
 // Bulk compensation after an incident: repair delivery on a list of orders, as one batch with its
@@ -24,6 +25,8 @@ import { ITEM_STATUSES, type ItemStatus } from "./item-status";
 export interface ItemDetail {
   readonly steps?: readonly StepOutcome[];
   readonly problem?: RepairProblem;
+  /** A resend batch's item: what the single resend's rule answered (lib/deliveries/resend.ts). */
+  readonly resend?: "resent" | "duplicate" | "on-its-way" | "not-a-webhook" | "not-found";
 }
 
 export type PreviewRow =
@@ -57,11 +60,23 @@ export async function previewBatch(tenantId: string, orderNos: readonly string[]
  * batch id again adds nothing) and puts failed items back in line, so starting it again retries only
  * what failed. The work itself runs in chunks (runBatchChunk).
  */
-export async function startBatch(input: { batchId: string; tenantId: string; orderNos: readonly string[]; reason: string; actor: string }): Promise<void> {
-  await transaction(
+export async function startBatch(input: {
+  batchId: string;
+  tenantId: string;
+  /** The items' keys: order numbers (compensation) or message ids (resend). */
+  orderNos: readonly string[];
+  reason: string;
+  actor: string;
+  /** Default "compensation". */
+  kind?: BatchKind;
+  /** More for the start's audit fact (a resend batch's scope: since when). */
+  detail?: Readonly<Record<string, unknown>>;
+}): Promise<{ readonly created: boolean }> {
+  const kind = input.kind ?? "compensation";
+  return transaction(
     async ({ prisma }) => {
       const { count: created } = await prisma.bulkBatch.createMany({
-        data: [{ id: input.batchId, tenantId: input.tenantId, createdBy: input.actor, reason: input.reason, total: input.orderNos.length }],
+        data: [{ id: input.batchId, tenantId: input.tenantId, createdBy: input.actor, reason: input.reason, total: input.orderNos.length, kind }],
         skipDuplicates: true,
       });
       if (created > 0) {
@@ -79,10 +94,17 @@ export async function startBatch(input: { batchId: string; tenantId: string; ord
           action: "bulk.started",
           tenantId: input.tenantId,
           target: `bulk:${input.batchId}`,
-          detail: { batchId: input.batchId, orders: input.orderNos.length, reason: input.reason, ...(created === 0 ? { rerun: true, retried } : {}) },
+          detail: {
+            batchId: input.batchId,
+            ...(kind === "compensation" ? { orders: input.orderNos.length } : { kind, messages: input.orderNos.length }),
+            ...input.detail,
+            reason: input.reason,
+            ...(created === 0 ? { rerun: true, retried } : {}),
+          },
         },
         prisma,
       );
+      return { created: created > 0 };
     },
     { prisma: true },
   );
@@ -124,43 +146,46 @@ function itemOutcome(orderNo: string, result: RepairDeliveryResult): { status: I
 
 const PENDING_ITEM = `SELECT i.position, i.order_no AS "orderNo", i.tenant_id AS "tenantId", b.reason
   FROM bulk_batch_items i JOIN bulk_batches b ON b.id = i.batch_id
-  WHERE i.batch_id = $1 AND i.status = 'pending'`;
+  WHERE i.batch_id = $1 AND b.kind = $2 AND i.status = 'pending'`;
 const pendingItem = z.object({ position: z.number(), orderNo: z.string(), tenantId: z.string(), reason: z.string() });
 
+/** One pending item of a batch, claimed by this runner. */
+export interface PendingItem {
+  readonly position: number;
+  /** The item's key (an order number, or a message id in a resend batch). */
+  readonly orderNo: string;
+  readonly tenantId: string;
+  /** The batch's reason. */
+  readonly reason: string;
+}
+
 /**
- * Claims up to `limit` pending items (advisory try-locks: another runner takes the next ones),
- * repairs each and records its outcome. Returns how many it handled; 0 with items still pending
- * means another runner holds them right now.
+ * Claims up to `limit` pending items of a batch of `kind` (advisory try-locks: another runner takes
+ * the next ones), handles each and records its outcome. Returns how many it handled; 0 with items
+ * still pending means another runner holds them right now. Both kinds of batch run through here.
  */
-export async function runBatchChunk(input: { batchId: string; actor: string; limit?: number }): Promise<number> {
+export async function runChunk(input: {
+  batchId: string;
+  actor: string;
+  kind: BatchKind;
+  limit?: number;
+  handle: (item: PendingItem) => Promise<{ status: ItemStatus; detail: ItemDetail }>;
+}): Promise<number> {
   const limit = input.limit ?? 10;
   return withClaimer(getPool(), async (claimer) => {
     // A window of candidates wider than the chunk, so a second runner finds items the first does not hold.
-    const candidates = await rows(
-      claimer.client,
-      pendingItem,
-      `${PENDING_ITEM} ORDER BY i.position LIMIT $2`,
-      [input.batchId, limit * 4],
-    );
+    const candidates = await rows(claimer.client, pendingItem, `${PENDING_ITEM} ORDER BY i.position LIMIT $3`, [input.batchId, input.kind, limit * 4]);
     const locked = await claimer.tryLock(candidates.map((c) => ({ id: c.position, key: `bulk:${input.batchId}:${c.orderNo}` })));
     // Read again after the lock: an item another runner let go of a moment ago may be done now.
     const mine = await rows(
       claimer.client,
       pendingItem,
-      `${PENDING_ITEM} AND i.position = ANY($2::int[]) ORDER BY i.position LIMIT $3`,
-      [input.batchId, locked, limit],
+      `${PENDING_ITEM} AND i.position = ANY($3::int[]) ORDER BY i.position LIMIT $4`,
+      [input.batchId, input.kind, locked, limit],
     );
     let handled = 0;
     for (const item of mine) {
-      const result = await repairDelivery({
-        tenantId: item.tenantId,
-        orderNo: item.orderNo,
-        actor: input.actor,
-        source: "console",
-        reason: `bulk compensation ${input.batchId}: ${item.reason}`,
-        keyPrefix: `bulk:${input.batchId}`,
-      });
-      const { status, detail } = itemOutcome(item.orderNo, result);
+      const { status, detail } = await input.handle(item);
       // Still pending: a runner that held the item before our lock may have finished it already.
       const { count } = await getPrisma().bulkBatchItem.updateMany({
         where: { batchId: input.batchId, orderNo: item.orderNo, status: "pending" },
@@ -170,6 +195,26 @@ export async function runBatchChunk(input: { batchId: string; actor: string; lim
     }
     if (handled > 0) await recordFinished(input.batchId, input.actor);
     return handled;
+  });
+}
+
+/** A bulk compensation batch's next chunk: repair delivery on each order. */
+export async function runBatchChunk(input: { batchId: string; actor: string; limit?: number }): Promise<number> {
+  return runChunk({
+    ...input,
+    kind: "compensation",
+    handle: async (item) =>
+      itemOutcome(
+        item.orderNo,
+        await repairDelivery({
+          tenantId: item.tenantId,
+          orderNo: item.orderNo,
+          actor: input.actor,
+          source: "console",
+          reason: `bulk compensation ${input.batchId}: ${item.reason}`,
+          keyPrefix: `bulk:${input.batchId}`,
+        }),
+      ),
   });
 }
 
@@ -231,11 +276,11 @@ export interface PastBatch {
  * which incident, by whom, and what is left (pending, failed). Two lookups: the batches by
  * (tenant_id, created_at), their items' counts by the items' key (tenant_id, batch_id).
  */
-export async function listBatches(tenantIds: readonly string[], limit = 20): Promise<PastBatch[]> {
+export async function listBatches(tenantIds: readonly string[], limit = 20, kind: BatchKind = "compensation"): Promise<PastBatch[]> {
   if (tenantIds.length === 0) return [];
   const prisma = getPrisma();
   const batches = await prisma.bulkBatch.findMany({
-    where: { tenantId: { in: [...tenantIds] } },
+    where: { tenantId: { in: [...tenantIds] }, kind },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     take: limit,
     select: { id: true, tenantId: true, createdBy: true, reason: true, total: true, createdAt: true },

@@ -47,6 +47,7 @@ const EXAMPLES: { readonly [K in ProblemKind]: Extract<Problem, { kind: K }> } =
   "approval-decided": { kind: "approval-decided", status: "rejected" },
   "batch-empty": { kind: "batch-empty" },
   "batch-too-large": { kind: "batch-too-large", max: 5000 },
+  "resend-too-large": { kind: "resend-too-large", max: 5000 },
   "key-name-taken": { kind: "key-name-taken", tenant: "xiaoxiao", name: "alipay" },
   "view-name-taken": { kind: "view-name-taken", name: "Stuck paid" },
   "view-not-yours": { kind: "view-not-yours", creator: "ops@example.com" },

@@ -82,6 +82,7 @@ export function describeProblem(problem: Problem, t: Translate, locale: Locale):
     case "approval-decided":
       return say({ status: t(`problem.approval-status.${problem.status === "approved" ? "approved" : "rejected"}`) });
     case "batch-too-large":
+    case "resend-too-large":
       return say({ max: problem.max });
     case "sign-in-locked":
       return say({ minutes: problem.minutes });

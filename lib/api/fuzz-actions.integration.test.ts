@@ -39,7 +39,7 @@ const OTHER = "fuzz-other";
 /** Runs per action: the score of actions take about ten seconds. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
 
-const home = { orderNo: "", batchId: "", approvalId: 0, staffId: 0, meId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, doomedViewId: 0, reviewId: 0, messageId: 0 };
+const home = { orderNo: "", batchId: "", resendBatchId: "", approvalId: 0, staffId: 0, meId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, doomedViewId: 0, reviewId: 0, messageId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -49,6 +49,8 @@ beforeAll(async () => {
   home.orderNo = order.orderNo;
   home.batchId = "00000000-0000-4000-8000-000000000001";
   await startBatch({ batchId: home.batchId, tenantId: HOME, orderNos: [order.orderNo], reason: "fuzz", actor: "test" });
+  home.resendBatchId = "00000000-0000-4000-8000-000000000002";
+  await startBatch({ kind: "resend", batchId: home.resendBatchId, tenantId: HOME, orderNos: [], reason: "fuzz", actor: "test" });
   home.approvalId = (await requestRefundApproval({ tenantId: HOME, orderId: order.id, requestedBy: "staff:a", reason: "asked", requestKey: "k-1" })).id;
   const user = await getPrisma().staffUser.create({ data: { email: "target@example.com", name: "Target", passwordHash: "x", role: "agent", tenantIds: [HOME] } });
   home.staffId = Number(user.id);
@@ -143,6 +145,14 @@ const SAMPLES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> =
     reason,
     requestKey: fc.oneof(fc.uuid(), fc.constantFrom("not-a-key", "")),
   }),
+  "deliveries.bulk-resend-preview": fc.record({ tenant: fc.constant(HOME), since: fc.constantFrom("2026-01-01T00:00:00Z", "2026-01-01", "yesterday", "2026-13-45", "") }),
+  "deliveries.bulk-resend-start": fc.record({
+    batchId: fc.oneof(fc.uuid({ version: 4 }), fc.constantFrom("not-a-batch", "")),
+    tenant: fc.constant(HOME),
+    since: fc.constantFrom("2026-01-01T00:00:00Z", "bad", ""),
+    reason,
+  }),
+  "deliveries.bulk-resend-run": fc.record({ batchId: fc.oneof(later(() => home.resendBatchId), later(() => home.batchId), fc.uuid({ version: 4 })) }),
   "deliveries.test-send": fc.record({ tenant: fc.constant(HOME), endpoint: fc.constantFrom("webhook", "grant", "revoke", "nowhere", "") }),
   "users.create": fc.record({ email: fc.uuid().map((u) => `${u}@example.com`), name: fc.constant("New"), role: fc.constantFrom(...ROLES), tenantIds: fc.constant([HOME]) }),
   "users.update": fc.record({ id: later(() => home.staffId), role: fc.constantFrom(...ROLES), name: fc.constant("Renamed") }),

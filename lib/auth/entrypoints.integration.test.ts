@@ -80,7 +80,7 @@ async function tableCounts(): Promise<Record<string, number>> {
 const deniedCount = () => getPrisma().auditEvent.count({ where: { action: "access.denied" } });
 
 /** Resources of tenant HOME that the samples point at. */
-const home = { orderNo: "", playerId: "", batchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, reviewId: 0, messageId: 0 };
+const home = { orderNo: "", playerId: "", batchId: "", resendBatchId: "", approvalId: 0, staffId: 0, keyPrefix: "", settingsVersion: "", viewId: 0, reviewId: 0, messageId: 0 };
 
 beforeAll(async () => {
   await ensureTenant(getPool(), tenantSpec(HOME, { refundApprovalAmount: 1_00 }));
@@ -91,6 +91,8 @@ beforeAll(async () => {
   home.playerId = order.playerId;
   home.batchId = randomUUID();
   await startBatch({ batchId: home.batchId, tenantId: HOME, orderNos: [order.orderNo], reason: "scope test", actor: "test" });
+  home.resendBatchId = randomUUID();
+  await startBatch({ kind: "resend", batchId: home.resendBatchId, tenantId: HOME, orderNos: [], reason: "scope test", actor: "test" });
   home.approvalId = (await requestRefundApproval({ tenantId: HOME, orderId: order.id, requestedBy: "staff:a", reason: "asked", requestKey: randomUUID() })).id;
   const user = await getPrisma().staffUser.create({ data: { email: "home@example.com", name: "Home", passwordHash: "x", role: "agent", tenantIds: [HOME] } });
   home.staffId = Number(user.id);
@@ -173,6 +175,9 @@ const ACTION_SAMPLES: Readonly<Record<string, () => Record<string, unknown>>> = 
   "views.rename": () => ({ id: home.viewId, name: "Renamed" }),
   "views.delete": () => ({ id: home.viewId }),
   "deliveries.resend": () => ({ messageId: home.messageId, reason, requestKey: randomUUID() }),
+  "deliveries.bulk-resend-preview": () => ({ tenant: HOME, since: "2026-01-01T00:00:00Z" }),
+  "deliveries.bulk-resend-start": () => ({ batchId: randomUUID(), tenant: HOME, since: "2026-01-01T00:00:00Z", reason }),
+  "deliveries.bulk-resend-run": () => ({ batchId: home.resendBatchId }),
   "deliveries.test-send": () => ({ tenant: HOME, endpoint: "webhook" }),
 };
 

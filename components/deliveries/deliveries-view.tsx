@@ -19,6 +19,7 @@ import { OUTBOX_TOPICS } from "@/lib/outbox/topics";
 import type { DeliveriesModel } from "@/lib/read/deliveries";
 import { readModel } from "@/lib/read/wire";
 import { DeliveryStatusBadge, deliveryHref } from "./delivery-status";
+import { BulkResend } from "./bulk-resend";
 import { HealthTable } from "./health-table";
 import { TestSendForm } from "./test-send-form";
 
@@ -91,6 +92,7 @@ function DeliveriesBody({ model: m }: { model: DeliveriesModel }) {
           ) : null}
         </nav>
       </section>
+      {m.mayTestSend && m.raw.status === "dead" ? <BulkResendSection model={m} /> : null}
       <section aria-labelledby="deliveries-health-heading" className="space-y-2">
         <h2 id="deliveries-health-heading" className="text-lg font-semibold">
           {t("health.title")}
@@ -107,6 +109,30 @@ function DeliveriesBody({ model: m }: { model: DeliveriesModel }) {
         </section>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * On the dead messages of one product since a time (and no other filter, so the batch is exactly
+ * what the filter says): resend them all. Otherwise, how to get there.
+ */
+function BulkResendSection({ model: m }: { model: DeliveriesModel }) {
+  const t = useTranslations("deliveries.bulkResend");
+  const { tenant, from, to, topic, order } = m.raw;
+  const ready = tenant !== undefined && from !== undefined && to === undefined && topic === undefined && order === undefined;
+  return (
+    <section aria-labelledby="deliveries-bulk-resend-heading" className="space-y-2">
+      <h2 id="deliveries-bulk-resend-heading" className="text-lg font-semibold">
+        {t("title")}
+      </h2>
+      {ready ? (
+        <BulkResend tenant={tenant} since={from} />
+      ) : (
+        <p className="text-sm text-slate-600" data-testid="bulk-resend-hint">
+          {t("hint")}
+        </p>
+      )}
+    </section>
   );
 }
 

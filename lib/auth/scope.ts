@@ -1,6 +1,5 @@
 import "server-only";
 import { audit } from "@/lib/audit/record";
-import type { BatchKind } from "@/lib/bulk/batch-kind";
 import { getPrisma } from "@/lib/db/prisma";
 import { AppError } from "@/lib/errors";
 import { findOrder } from "@/lib/orders/queries/find-order";
@@ -159,8 +158,11 @@ export function apiKeyScope<I>(pick: (input: I) => string): ScopeRule<I, { reado
   };
 }
 
-/** A bulk batch of `kind` (default compensation) of a tenant in the caller's scope; a batch of the other kind is not found. */
-export function batchScope<I>(pick: (input: I) => string, kind: BatchKind = "compensation"): ScopeRule<I, { readonly batchId: string; readonly tenantId: string }> {
+/**
+ * A bulk batch of `kind` (a BatchKind of lib/bulk/batch-kind.ts, named as text here: lib/bulk sits
+ * above lib/auth) of a tenant in the caller's scope; a batch of another kind is not found.
+ */
+export function batchScope<I>(pick: (input: I) => string, kind = "compensation"): ScopeRule<I, { readonly batchId: string; readonly tenantId: string }> {
   return {
     kind: "bulk-batch",
     target: (input) => `bulk:${pick(input)}`,

@@ -7,6 +7,7 @@ import { rows, type Queryable } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { REVIEW_ANSWER_TOPIC } from "@/lib/outbox/answer-topic";
 import { resendMessage, type ResendResult } from "./resend";
+import { MAX_RESEND_BATCH } from "./resend-limit";
 
 // Bulk resend (issue 27, item 2): every dead webhook message of one product since a time, sent again
 // as a bulk batch (lib/bulk/batches.ts: a batch row and its items, claimed in chunks by any number of
@@ -15,8 +16,7 @@ import { resendMessage, type ResendResult } from "./resend";
 // crashed after a resend, or two runners racing for one item, resend it once. A message that is no
 // longer dead when its turn comes (someone resent it, the relay has it) is skipped and counted.
 
-/** At most this many messages per batch: a larger incident is resent in slices of time. */
-export const MAX_RESEND_BATCH = 5_000;
+export { MAX_RESEND_BATCH };
 /** Messages shown in the preview. */
 export const RESEND_SAMPLE_SIZE = 10;
 

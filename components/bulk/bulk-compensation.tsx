@@ -5,6 +5,7 @@ import { useId, useState, useTransition } from "react";
 import { previewBulk } from "@/app/[locale]/(console)/bulk/actions/preview-bulk";
 import { runBulkChunk } from "@/app/[locale]/(console)/bulk/actions/run-bulk-chunk";
 import { startBulk } from "@/app/[locale]/(console)/bulk/actions/start-bulk";
+import { BatchProgress, runToEnd } from "@/components/bulk/batch-progress";
 import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -60,16 +61,9 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
       const started = await startBulk({ batchId: preview.batchId, tenant: preview.tenant, orderNos: preview.rows.map((r) => r.orderNo), reason });
       if (!started.ok) return setError(started.error.fields?.reason?.[0] ?? started.error.message);
       setSummary(started.data);
-      // Work through the batch a chunk at a time, showing progress; another person running the same
-      // batch simply takes other chunks.
-      for (;;) {
-        const chunk = await runBulkChunk({ batchId: preview.batchId });
-        if (!chunk.ok) return setError(chunk.error.message);
-        setSummary(chunk.data.summary);
-        if (chunk.data.summary?.counts.pending === 0) break;
-        // Nothing handled but items pending: another runner holds them right now; look again shortly.
-        if (chunk.data.handled === 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      // Work through the batch a chunk at a time, showing progress.
+      const refused = await runToEnd(() => runBulkChunk({ batchId: preview.batchId }), setSummary);
+      if (refused) return setError(refused.message);
       try {
         setItems((await readModel<BulkBatchResults>(`/api/console/bulk/${preview.batchId}`)).items);
       } catch {
@@ -81,7 +75,6 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
   }
 
   const willApply = preview?.rows.filter((r) => r.willApply).length ?? 0;
-  const handled = summary ? summary.total - summary.counts.pending : 0;
   const finished = summary !== null && summary.counts.pending === 0 && items !== null;
 
   return (
@@ -167,21 +160,7 @@ export function BulkCompensation({ tenants }: { tenants: readonly string[] }) {
           <Button onClick={apply} disabled={busy || willApply === 0}>
             {busy ? t("applying") : finished && summary.counts.failed > 0 ? t("retry") : t("apply")}
           </Button>
-          {summary ? (
-            <div>
-              <div
-                className="h-3 overflow-hidden rounded bg-slate-100"
-                role="progressbar"
-                aria-valuemin={0}
-                aria-valuemax={summary.total}
-                aria-valuenow={handled}
-                aria-label={t("progress", { done: handled, total: summary.total })}
-              >
-                <div className="h-full bg-emerald-500 transition-all" style={{ width: `${summary.total ? (handled / summary.total) * 100 : 0}%` }} />
-              </div>
-              <p className="mt-1 text-sm text-slate-600">{t("progress", { done: handled, total: summary.total })}</p>
-            </div>
-          ) : null}
+          {summary ? <BatchProgress summary={summary} label={(done, total) => t("progress", { done, total })} /> : null}
         </section>
       ) : null}
 

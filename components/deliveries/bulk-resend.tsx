@@ -5,6 +5,7 @@ import { useId, useState, useTransition } from "react";
 import { previewBulkResend } from "@/app/[locale]/(console)/deliveries/actions/preview-bulk-resend";
 import { runBulkResendChunk } from "@/app/[locale]/(console)/deliveries/actions/run-bulk-resend-chunk";
 import { startBulkResend } from "@/app/[locale]/(console)/deliveries/actions/start-bulk-resend";
+import { BatchProgress, runToEnd } from "@/components/bulk/batch-progress";
 import { FailureNotice } from "@/components/orders/action-dialog";
 import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
@@ -59,20 +60,14 @@ export function BulkResend({ tenant, since }: { tenant: string; since: string })
       const started = await startBulkResend({ batchId: preview.batchId, tenant, since, reason });
       if (!started.ok) return setError(started.error);
       setSummary(started.data);
-      // A chunk at a time, showing progress; another runner of the same batch takes other chunks.
-      for (;;) {
-        const chunk = await runBulkResendChunk({ batchId: preview.batchId });
-        if (!chunk.ok) return setError(chunk.error);
-        setSummary(chunk.data.summary);
-        if (!chunk.data.summary || chunk.data.summary.counts.pending === 0) break;
-        if (chunk.data.handled === 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      // A chunk at a time, showing progress.
+      const refused = await runToEnd(() => runBulkResendChunk({ batchId: preview.batchId }), setSummary);
+      if (refused) return setError(refused);
       // The list above now shows them queued again.
       await refresh();
     });
   }
 
-  const handled = summary ? summary.total - summary.counts.pending : 0;
   const finished = summary !== null && summary.counts.pending === 0;
   const tooMany = preview !== null && preview.count > MAX_RESEND_BATCH;
 
@@ -142,21 +137,7 @@ export function BulkResend({ tenant, since }: { tenant: string; since: string })
         </>
       )}
       {error ? <FailureNotice error={error} shownFields={new Set(["reason"])} /> : null}
-      {summary ? (
-        <div>
-          <div
-            className="h-3 overflow-hidden rounded bg-slate-100"
-            role="progressbar"
-            aria-valuemin={0}
-            aria-valuemax={summary.total}
-            aria-valuenow={handled}
-            aria-label={t("progress", { done: handled, total: summary.total })}
-          >
-            <div className="h-full bg-emerald-500 transition-all" style={{ width: `${summary.total ? (handled / summary.total) * 100 : 100}%` }} />
-          </div>
-          <p className="mt-1 text-sm text-slate-600">{t("progress", { done: handled, total: summary.total })}</p>
-        </div>
-      ) : null}
+      {summary ? <BatchProgress summary={summary} label={(done, total) => t("progress", { done, total })} /> : null}
       {finished ? (
         <Alert tone={summary.counts.failed > 0 ? "error" : "success"}>
           <span data-testid="bulk-resend-done">

@@ -1,12 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { InvalidFilters } from "@/components/audit/invalid-filters";
 import { UtcRangeFields } from "@/components/audit/utc-range-fields";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { orderHref } from "@/components/orders/orders-table";
+import { RefreshViewProvider } from "@/components/query-provider";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { Link } from "@/components/ui/link";
@@ -44,6 +45,7 @@ function deliveriesHref(raw: Readonly<Record<string, string | undefined>>, extra
  */
 export function DeliveriesView() {
   const query = useSearchParams().toString();
+  const client = useQueryClient();
   const { data, error } = useQuery({
     queryKey: [...DELIVERIES_KEY, "list", query],
     queryFn: ({ signal }) => readModel<DeliveriesModel>(`/api/console/deliveries?${new URLSearchParams({ query })}`, signal),
@@ -52,8 +54,13 @@ export function DeliveriesView() {
   });
   if (error) showReadRefusal(error, `/deliveries${query ? `?${query}` : ""}`, "deliveries:view");
   if (!data) return <DeliveriesLoading />;
-  // Keyed by the URL: the form's fields start from what this URL asked.
-  return <DeliveriesBody key={query} model={data} />;
+  // Keyed by the URL: the form's fields start from what this URL asked. A form that changed
+  // something (the bulk resend) has the list read again.
+  return (
+    <RefreshViewProvider refresh={() => client.invalidateQueries({ queryKey: DELIVERIES_KEY })}>
+      <DeliveriesBody key={query} model={data} />
+    </RefreshViewProvider>
+  );
 }
 
 function DeliveriesBody({ model: m }: { model: DeliveriesModel }) {

@@ -7,6 +7,7 @@ import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
+import { useShortcut } from "@/components/ui/keyboard";
 import type { ActionResult } from "@/lib/auth/action";
 import { FailureNotice } from "./action-dialog";
 
@@ -30,6 +31,8 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
   const refresh = useRefreshView();
   const fieldId = useId();
   const form = useRef<HTMLFormElement>(null);
+  // "n": the note box, wherever the page is scrolled.
+  useShortcut("note", () => form.current?.querySelector("textarea")?.focus());
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [result, setResult] = useState<ActionResult<AddNoteOutcome> | null>(null);
   const [working, startTransition] = useTransition();

@@ -10,6 +10,7 @@ import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { useListKeys } from "@/components/ui/keyboard";
 import type { RefundReviewsModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
 
@@ -24,6 +25,7 @@ export const REFUND_REVIEWS_KEY = ["refund-reviews"] as const;
  */
 export function RefundReviewsView() {
   const t = useTranslations("refundReviews");
+  const keys = useListKeys();
   const { data, error } = useQuery({
     queryKey: REFUND_REVIEWS_KEY,
     queryFn: ({ signal }) => readModel<RefundReviewsModel>("/api/console/refund-reviews", signal),
@@ -48,7 +50,7 @@ export function RefundReviewsView() {
           testId="refund-reviews"
           columns={[{ label: t("columns.request") }, { label: t("columns.order") }, { label: t("columns.player") }, { label: t("columns.timeLeft") }, { label: t("columns.status") }, { label: t("columns.requested") }]}
         >
-          <tbody>
+          <tbody ref={keys}>
             {reviews.map((r) => (
               <tr key={r.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`refund-review-${r.id}`}>
                 <td className="p-3">

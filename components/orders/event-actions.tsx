@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { useShortcut } from "@/components/ui/keyboard";
+import { SHORTCUT_KEYS } from "@/lib/keyboard/shortcuts";
 import { formatMoney, parseMoney } from "@/lib/format";
 import { needsChannelKey } from "@/lib/orders/console-event";
 import { assertNever, isOrderState, type OrderEvent, type OrderState } from "@/lib/orders/machine";
@@ -52,9 +53,10 @@ export function EventActions(props: EventActionsProps) {
   useShortcut("event", () => openForm(props.events[0]!), props.events.length > 0);
   return (
     <div className="flex flex-wrap gap-2">
-      {props.events.map((event) => (
+      {props.events.map((event, i) => (
         <Button
           key={event}
+          aria-keyshortcuts={i === 0 ? SHORTCUT_KEYS.event : undefined}
           variant={event === "close" || event === "request-refund" ? "secondary" : "primary"}
           onClick={() => openForm(event)}
           aria-haspopup="dialog"

@@ -8,6 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
 import { useShortcut } from "@/components/ui/keyboard";
+import { SHORTCUT_KEYS } from "@/lib/keyboard/shortcuts";
 import type { ActionResult } from "@/lib/auth/action";
 import { FailureNotice } from "./action-dialog";
 
@@ -69,6 +70,7 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
         // A correction starts from the text it corrects.
         defaultValue={correcting?.body ?? ""}
         autoFocus={correcting !== null}
+        aria-keyshortcuts={SHORTCUT_KEYS.note}
         aria-invalid={error !== undefined}
         aria-describedby={`${fieldId}-hint`}
         className={TEXTAREA}

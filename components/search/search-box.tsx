@@ -4,6 +4,7 @@ import Form from "next/form";
 import { useTranslations } from "next-intl";
 import { useRef } from "react";
 import { useShortcut } from "@/components/ui/keyboard";
+import { SHORTCUT_KEYS } from "@/lib/keyboard/shortcuts";
 
 /**
  * Find an order by what was pasted (any id the console shows: see termHits): /search goes straight to the order when exactly one in the caller's products matches, and to
@@ -40,7 +41,7 @@ export function SearchBox({ id, variant, shortcut = false, autoFocus = false }: 
             spellCheck={false}
             autoFocus={autoFocus}
             placeholder={t("placeholder")}
-            aria-keyshortcuts={shortcut ? "/" : undefined}
+            aria-keyshortcuts={shortcut ? SHORTCUT_KEYS.search : undefined}
             aria-describedby={header ? undefined : `${id}-hint`}
             className={`w-full rounded-md border border-slate-300 bg-white font-mono text-sm shadow-sm placeholder:font-sans placeholder:text-slate-500 focus:border-slate-900 focus:outline-none focus:ring-1 focus:ring-slate-900 ${header ? "py-1.5 pl-3 pr-8" : "px-3 py-2.5"}`}
           />

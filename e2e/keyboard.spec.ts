@@ -41,7 +41,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 test("keyboard: a whole case worked with the keyboard only — j/k to it on the queue, Enter, take, resolve", async ({ page, db }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signIn(page, "ops@example.com");
   await page.goto("/queues?cases=unassigned");
   const cases = page.getByTestId("queue-cases");
@@ -127,6 +127,7 @@ test("keyboard: a whole case worked with the keyboard only — j/k to it on the 
 });
 
 test("keyboard: on the order page n goes to the note box and e opens the first legal event's form; typing a note fires nothing", async ({ page, db }) => {
+  test.setTimeout(240_000);
   const { rows } = await db.query(`SELECT tenant_id, order_no FROM orders WHERE state = 'paid' ORDER BY id LIMIT 1`);
   expect(rows[0]).toBeDefined();
   await signIn(page, "manager@example.com");
@@ -177,7 +178,7 @@ test("keyboard: on the order page n goes to the note box and e opens the first l
 });
 
 test("keyboard: ? lists the keys of the page it is pressed on, in English and in Chinese; Escape closes it", async ({ page, browser, db }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signIn(page, "manager@example.com");
 
   // A list: its keys and the console's, not the order page's.

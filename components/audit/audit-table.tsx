@@ -2,6 +2,7 @@ import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { Breakable } from "@/components/ui/breakable";
 import { Time } from "@/components/ui/time";
+import { useListKeys } from "@/components/ui/keyboard";
 import { SystemReasonText } from "@/components/orders/timeline-entry";
 import type { AuditRow } from "@/lib/audit/queries/audit-row";
 import { systemReason } from "@/lib/orders/system-reasons";
@@ -48,6 +49,7 @@ function Reason({ row }: { row: AuditRow }) {
 /** The explorer's rows (and the security log's, with `showIp`), newest first. */
 export function AuditTable({ rows, actorHref, showIp = false }: { rows: readonly AuditRow[]; actorHref: (actor: string) => string; showIp?: boolean }) {
   const t = useTranslations("audit.table");
+  const keys = useListKeys();
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="w-full border-collapse text-sm" data-testid="audit-table">
@@ -63,7 +65,7 @@ export function AuditTable({ rows, actorHref, showIp = false }: { rows: readonly
             <th scope="col" className="min-w-56 p-3 font-medium">{t("reason")}</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={keys}>
           {rows.map((row) => (
             <tr key={row.cursor} className="border-b border-slate-100 align-top last:border-0" data-kind={row.kind ?? "action"}>
               {/* The time wraps (date, then its age) rather than taking the width the reason needs at 1366 px. */}

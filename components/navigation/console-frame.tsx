@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, type ReactNode } from "react";
 import { ConsoleHeader } from "@/components/console-header";
+import { KeyboardProvider } from "@/components/ui/keyboard";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, type Locale } from "@/lib/i18n/locales";
 import type { Me } from "@/lib/read/me";
@@ -32,24 +33,27 @@ export function ConsoleFrame({ children }: { children: ReactNode }) {
   useFollowLanguage(staff?.locale);
   if (error) showReadRefusal(error, `${location.pathname}${location.search}`, "profile:edit");
   return (
-    <div className="flex min-h-screen flex-col">
-      <a
-        href={`#${MAIN_CONTENT_ID}`}
-        className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-md focus:bg-slate-900 focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-white"
-      >
-        {t("skipToContent")}
-      </a>
-      <ConsoleHeader staff={staff ?? null} />
-      <div className="flex flex-1 flex-col lg:flex-row">
-        <aside className="border-b border-slate-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
-          <ConsoleSidebar staff={staff ?? null} />
-        </aside>
-        {/* tabIndex -1: the skip link moves the focus here, so the next Tab goes into the page. */}
-        <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
-          <div className="mx-auto max-w-7xl">{children}</div>
-        </main>
+    // The keys (j/k, Enter, /, ?, the page's own) are one layer for every page in the frame.
+    <KeyboardProvider>
+      <div className="flex min-h-screen flex-col">
+        <a
+          href={`#${MAIN_CONTENT_ID}`}
+          className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-md focus:bg-slate-900 focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-white"
+        >
+          {t("skipToContent")}
+        </a>
+        <ConsoleHeader staff={staff ?? null} />
+        <div className="flex flex-1 flex-col lg:flex-row">
+          <aside className="border-b border-slate-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
+            <ConsoleSidebar staff={staff ?? null} />
+          </aside>
+          {/* tabIndex -1: the skip link moves the focus here, so the next Tab goes into the page. */}
+          <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
+            <div className="mx-auto max-w-7xl">{children}</div>
+          </main>
+        </div>
       </div>
-    </div>
+    </KeyboardProvider>
   );
 }
 

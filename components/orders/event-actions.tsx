@@ -6,6 +6,8 @@ import { triggerEvent, type TriggerEventOutcome } from "@/app/[locale]/(console)
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
+import { useShortcut } from "@/components/ui/keyboard";
+import { SHORTCUT_KEYS } from "@/lib/keyboard/shortcuts";
 import { formatMoney, parseMoney } from "@/lib/format";
 import { needsChannelKey } from "@/lib/orders/console-event";
 import { assertNever, isOrderState, type OrderEvent, type OrderState } from "@/lib/orders/machine";
@@ -43,16 +45,20 @@ export function EventActions(props: EventActionsProps) {
   const t = useTranslations("event");
   const [open, setOpen] = useState<OrderEvent | null>(null);
   const [done, setDone] = useState<TriggerEventOutcome | null>(null);
+  const openForm = (event: OrderEvent) => {
+    setDone(null);
+    setOpen(event);
+  };
+  // "e": the first event legal now, as its button would.
+  useShortcut("event", () => openForm(props.events[0]!), props.events.length > 0);
   return (
     <div className="flex flex-wrap gap-2">
-      {props.events.map((event) => (
+      {props.events.map((event, i) => (
         <Button
           key={event}
+          aria-keyshortcuts={i === 0 ? SHORTCUT_KEYS.event : undefined}
           variant={event === "close" || event === "request-refund" ? "secondary" : "primary"}
-          onClick={() => {
-            setDone(null);
-            setOpen(event);
-          }}
+          onClick={() => openForm(event)}
           aria-haspopup="dialog"
         >
           {t(event)} <span className="font-mono text-xs opacity-70">{event}</span>

@@ -7,6 +7,8 @@ import { useRefreshView } from "@/components/query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TEXTAREA } from "@/components/ui/dialog";
+import { useShortcut } from "@/components/ui/keyboard";
+import { SHORTCUT_KEYS } from "@/lib/keyboard/shortcuts";
 import type { ActionResult } from "@/lib/auth/action";
 import { FailureNotice } from "./action-dialog";
 import { OrderMovedNotice, useFormBasis } from "./live-order";
@@ -31,6 +33,8 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
   const refresh = useRefreshView();
   const fieldId = useId();
   const form = useRef<HTMLFormElement>(null);
+  // "n": the note box, wherever the page is scrolled.
+  useShortcut("note", () => form.current?.querySelector("textarea")?.focus());
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [result, setResult] = useState<ActionResult<AddNoteOutcome> | null>(null);
   const [working, startTransition] = useTransition();
@@ -76,6 +80,7 @@ export function NoteComposer({ tenant, orderNo, correcting, onDone }: { tenant: 
           if (e.target.value === "") setBegunAt(null);
           else if (begunAt === null && moved.latest !== null) setBegunAt(moved.latest);
         }}
+        aria-keyshortcuts={SHORTCUT_KEYS.note}
         aria-invalid={error !== undefined}
         aria-describedby={`${fieldId}-hint`}
         className={TEXTAREA}

@@ -4,6 +4,7 @@ import { StateBadge } from "@/components/orders/state-badge";
 import { PlayerLink } from "@/components/players/player-link";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
+import { useListKeys } from "@/components/ui/keyboard";
 import { formatMoney } from "@/lib/format";
 import type { OrderListRow, TenantOption } from "@/lib/orders/queries/search-orders";
 import { Duration, useFormatDuration } from "./orders-duration";
@@ -17,6 +18,7 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
   const t = useTranslations("orders.table");
   const locale = useLocale();
   const names = new Map(tenants.map((tenant) => [tenant.id, tenant.name]));
+  const keys = useListKeys();
   const showMatch = rows.some((r) => r.matchedBy.length > 0);
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -33,7 +35,7 @@ export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; 
             <th scope="col" className="p-3 font-medium">{t("created")}</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={keys}>
           {rows.map((row) => (
             <tr key={row.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`order-row-${row.tenantId}-${row.orderNo}`}>
               <td className="whitespace-nowrap p-3">

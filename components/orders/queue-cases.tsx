@@ -8,6 +8,7 @@ import { CaseExplanationText, CaseStatusBadge, Owner, RefundLine, Sla } from "@/
 import { ExceptionKindName } from "@/components/orders/names";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
+import { useListKeys } from "@/components/ui/keyboard";
 import type { Assignee } from "@/lib/cases/queries/assignees";
 import { CASE_FILTERS, type CaseFilter, type CaseQueue } from "@/lib/cases/filters";
 import { useFormatDuration } from "./orders-duration";
@@ -37,6 +38,7 @@ export function QueueCases(props: QueueCasesProps) {
 function QueueCasesBody({ queue, onFilter, assignees, me }: QueueCasesProps) {
   const t = useTranslations("cases");
   const q = useTranslations("queues");
+  const keys = useListKeys();
   const duration = useFormatDuration();
   const roles = useTranslations("roles");
   const or = new Intl.ListFormat(useLocale() === "zh" ? "zh-CN" : "en-US", { type: "disjunction" });
@@ -86,7 +88,7 @@ function QueueCasesBody({ queue, onFilter, assignees, me }: QueueCasesProps) {
                 <th scope="col" className={TH}>{t("columns.actions")}</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody ref={keys}>
               {queue.items.map((c) => (
                 <tr key={c.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`queue-case-${c.id}`}>
                   <td className="max-w-md p-3">

@@ -2,6 +2,7 @@ import { Link } from "@/components/ui/link";
 import { useLocale, useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
+import { useListKeys } from "@/components/ui/keyboard";
 import { formatMoney } from "@/lib/format";
 import type { StuckOrder } from "@/lib/read/queues";
 import { useFormatDuration } from "./orders-duration";
@@ -17,6 +18,7 @@ const TH = "p-3 font-medium";
 /** Oldest first: the order that has waited longest is the first row. */
 export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[]; testId: string }) {
   const t = useTranslations("queues.table");
+  const keys = useListKeys();
   const locale = useLocale();
   const duration = useFormatDuration();
   return (
@@ -33,7 +35,7 @@ export function QueueStuckTable({ items, testId }: { items: readonly StuckOrder[
             <th scope="col" className={TH}>{t("since")}</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={keys}>
           {items.map((o) => (
             <tr key={o.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`queue-row-${o.tenantId}-${o.orderNo}`}>
               <td className="whitespace-nowrap p-3">

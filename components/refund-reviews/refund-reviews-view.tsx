@@ -11,6 +11,7 @@ import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { useListKeys } from "@/components/ui/keyboard";
 import type { RefundReviewsModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
 
@@ -22,6 +23,7 @@ import { readModel } from "@/lib/read/wire";
  */
 export function RefundReviewsView() {
   const t = useTranslations("refundReviews");
+  const keys = useListKeys();
   const { data, error } = useQuery({
     queryKey: REFUND_REVIEWS_KEY,
     queryFn: ({ signal }) => readModel<RefundReviewsModel>("/api/console/refund-reviews", signal),
@@ -46,7 +48,7 @@ export function RefundReviewsView() {
           testId="refund-reviews"
           columns={[{ label: t("columns.request") }, { label: t("columns.order") }, { label: t("columns.player") }, { label: t("columns.timeLeft") }, { label: t("columns.status") }, { label: t("columns.requested") }]}
         >
-          <tbody>
+          <tbody ref={keys}>
             {reviews.map((r) => (
               <tr key={r.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`refund-review-${r.id}`}>
                 <td className="p-3">

@@ -2,33 +2,26 @@
 
 import Form from "next/form";
 import { useTranslations } from "next-intl";
-import { useEffect, useRef } from "react";
-
-/** Whether a key press is someone typing: then "/" is a character, not the shortcut. */
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
-}
+import { useRef } from "react";
+import { useShortcut } from "@/components/ui/keyboard";
+import { SHORTCUT_KEYS } from "@/lib/keyboard/shortcuts";
 
 /**
  * Find an order by what was pasted (any id the console shows: see termHits): /search goes straight to the order when exactly one in the caller's products matches, and to
  * the orders list with the term otherwise. A plain GET form: works before JavaScript, and the URL
- * is the search. The header's box (`shortcut`) is focused by "/" anywhere but in a field.
+ * is the search. The header's box (`shortcut`) is focused by "/" (the keyboard layer, components/ui/keyboard.tsx).
  */
 export function SearchBox({ id, variant, shortcut = false, autoFocus = false }: { id: string; variant: "header" | "page"; shortcut?: boolean; autoFocus?: boolean }) {
   const t = useTranslations("search");
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!shortcut) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || typing(event.target)) return;
-      event.preventDefault();
+  useShortcut(
+    "search",
+    () => {
       input.current?.focus();
       input.current?.select();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [shortcut]);
+    },
+    shortcut,
+  );
   const header = variant === "header";
   return (
     <Form action="/search" prefetch={false} role="search" aria-label={header ? t("headerLabel") : t("pageLabel")} className="w-full">
@@ -48,7 +41,7 @@ export function SearchBox({ id, variant, shortcut = false, autoFocus = false }: 
             spellCheck={false}
             autoFocus={autoFocus}
             placeholder={t("placeholder")}
-            aria-keyshortcuts={shortcut ? "/" : undefined}
+            aria-keyshortcuts={shortcut ? SHORTCUT_KEYS.search : undefined}
             aria-describedby={header ? undefined : `${id}-hint`}
             className={`w-full rounded-md border border-slate-300 bg-white font-mono text-sm shadow-sm placeholder:font-sans placeholder:text-slate-500 focus:border-slate-900 focus:outline-none focus:ring-1 focus:ring-slate-900 ${header ? "py-1.5 pl-3 pr-8" : "px-3 py-2.5"}`}
           />

@@ -137,6 +137,7 @@ describe("terminating every backend of the database during a mixed load", () => 
       checkpointIntervalMs: 50,
       voidedPollCheckMs: 50,
       rateWindowSweepMs: 50,
+      presenceSweepMs: 50,
       onReport: (job) => lastRun.set(job, Date.now()),
       onError: (_job, error) => workerErrors.push(error),
     }).finally(() => (workerReturned = true));

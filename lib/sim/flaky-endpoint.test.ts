@@ -46,7 +46,7 @@ describe("the demo's unreliable webhook endpoint", () => {
 
   it("takes an on-time message at once, and hands a refund request it takes to the channels", async () => {
     const [id] = idsOf("on-time", 1, 1);
-    expect(await send(id!, "refund.requested")).toEqual({ ok: true, status: 204 });
+    expect(await send(id!, "refund.requested")).toMatchObject({ ok: true, status: 204 });
     expect(heard.map((p) => p.refundId)).toContain(`rf-${id}`);
   });
 
@@ -62,18 +62,18 @@ describe("the demo's unreliable webhook endpoint", () => {
   it("answers a slow message late but in time, and a too-slow one's first attempt after the relay gave up", async () => {
     const [slow] = idsOf("slow", 1, 1);
     const started = Date.now();
-    expect(await send(slow!)).toEqual({ ok: true, status: 204 });
+    expect(await send(slow!)).toMatchObject({ ok: true, status: 204 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMINGS.slowMs);
 
     const [tooSlow] = idsOf("too-slow", 1, 1);
     expect(await send(tooSlow!)).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/^timed out after 2000 ms/) });
-    expect(await send(tooSlow!)).toEqual({ ok: true, status: 204 });
+    expect(await send(tooSlow!)).toMatchObject({ ok: true, status: 204 });
   });
 
   it("fails a down message on every attempt the demo's relay makes; the attempt after (a person's resend) is taken", async () => {
     const [id] = idsOf("down", 1, 1);
     for (let attempt = 1; attempt <= DEMO_OUTBOX_MAX_ATTEMPTS; attempt++) expect(await send(id!)).toMatchObject({ ok: false, status: 500 });
-    expect(await send(id!)).toEqual({ ok: true, status: 204 });
+    expect(await send(id!)).toMatchObject({ ok: true, status: 204 });
   });
 
   it("refuses a bad signature (401) and a message without its id (400), counting no attempt", async () => {

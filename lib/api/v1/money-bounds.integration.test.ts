@@ -107,6 +107,7 @@ describe("money columns", () => {
       { column: "payment_refunds.amount", type: "bigint" },
       { column: "payment_refunds.payment_amount", type: "bigint" },
       { column: "refund_approvals.amount", type: "bigint" },
+      { column: "store_notifications.refunded_amount", type: "bigint" },
       { column: "tenant_settings.refund_approval_amount", type: "bigint" },
     ]);
 

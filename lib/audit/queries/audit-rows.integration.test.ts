@@ -197,6 +197,7 @@ describe("listAuditRows", () => {
       "take-back": 0,
       "refund-review": 0,
       store: 0,
+      webhook: 0,
       bulk: 1,
       settings: 1,
       staff: 0,

@@ -103,7 +103,7 @@ const txn = () => `2000000${Math.floor(Math.random() * 1e9)}`;
 const send = async (n: TestNotification, tenant = HOME) => postAppleNotification(tenant, await appleNotificationBody(apple, n));
 const consumption = (transactionId: string, signedAt: number, uuid = randomUUID()) => ({ type: "CONSUMPTION_REQUEST", uuid, signedAt, transactionId, appAccountToken: TOKEN });
 const reviewOf = (requestId: string) => getPrisma().refundReview.findFirstOrThrow({ where: { requestId } });
-const outboxFor = (tenantId: string) => getPrisma().outboxMessage.findMany({ where: { tenantId, topic: "store.refund-review-answer" } });
+const outboxFor = (tenantId: string) => getPrisma().outboxMessage.findMany({ where: { tenantId, topic: "store.refund-review-answer" }, orderBy: { id: "asc" } });
 const factsOf = (action: string, reviewId: bigint) =>
   getPrisma().auditEvent.findMany({ where: { action, detail: { path: ["reviewId"], equals: Number(reviewId) } }, orderBy: { id: "asc" } });
 

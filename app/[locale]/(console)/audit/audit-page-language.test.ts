@@ -7,7 +7,7 @@
 import { createElement as h, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { NextIntlClientProvider } from "next-intl";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AuditFilterForm } from "@/components/audit/audit-filter-form";
 import { AuditTable } from "@/components/audit/audit-table";
 import { SecurityFilterForm } from "@/components/security/security-filter-form";
@@ -17,6 +17,9 @@ import type { Locale } from "@/lib/i18n/locales";
 import { ORDER_EVENTS, ORDER_STATES, SOURCES } from "@/lib/orders/machine";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh.json";
+
+// The table's links (components/ui/link.tsx) take the router, for reading a record on intent; rendered here without one.
+vi.mock("next/navigation", async (original) => ({ ...(await original<object>()), useRouter: () => ({ prefetch: () => undefined }) }));
 
 const at = "2026-11-20T10:00:00.000000Z";
 const base = { at, cursor: "c", orderId: 1, orderNo: "FZ20260314000042", tenantId: "fangzhou", reason: "玩家反馈没有到账" };

@@ -124,7 +124,7 @@ function DeliveryBody({ model: { message: m, mayResend, resendBlocked } }: { mod
           <h2 id="delivery-payload-heading" className="text-lg font-semibold">
             {t("payload.title")}
           </h2>
-          <CopyButton value={m.body} />
+          <CopyButton value={m.body} name={t("payload.copy")} />
         </div>
         <p className="text-sm text-slate-600">{t("payload.hint")}</p>
         <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-all rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-xs" data-testid="delivery-body" tabIndex={0}>

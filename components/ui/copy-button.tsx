@@ -3,11 +3,14 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
-/** Copies an id to the clipboard; says so for a moment (and to screen readers). */
-export function CopyButton({ value, label }: { value: string; label?: string }) {
+/**
+ * Copies an id to the clipboard; says so for a moment (and to screen readers). Its name says what it
+ * copies: "Copy <the id>", or `name` for a value too long to read out (a message's whole body).
+ */
+export function CopyButton({ value, label, name: fullName }: { value: string; label?: string; name?: string }) {
   const t = useTranslations("ui");
   const [copied, setCopied] = useState(false);
-  const name = `${label ?? t("copy")} ${value}`;
+  const name = fullName ?? `${label ?? t("copy")} ${value}`;
   return (
     <button
       type="button"

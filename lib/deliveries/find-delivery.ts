@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { maybeOne, rows, type Queryable } from "@/lib/db/sql";
-import { outboxDelivery, type OutboxDelivery } from "@/lib/outbox/delivery-status";
+import { outboxDelivery } from "@/lib/outbox/delivery-status";
+import type { DeliveryListRow } from "./list-deliveries";
 
 // One outbox message as the deliveries page shows it: the message, every attempt the relay logged
 // (outbox_attempts), and every resend a person asked for (outbox_resends).
@@ -26,17 +27,8 @@ export interface DeliveryResend {
   readonly reason: string;
 }
 
-export interface DeliveryRecord {
-  readonly id: number;
-  readonly tenantId: string;
-  readonly topic: string;
-  readonly orderNo: string | null;
-  readonly delivery: OutboxDelivery;
-  readonly attempts: number;
-  readonly lastError: string | null;
-  readonly createdAt: Date;
-  readonly nextAttemptAt: Date | null;
-  readonly deliveredAt: Date | null;
+/** A row of the list, with what only the message's own page shows. */
+export interface DeliveryRecord extends DeliveryListRow {
   /** The exact body the relay signs and sends (JSON.stringify of the stored payload, as the relay makes it). */
   readonly body: string;
   readonly log: readonly DeliveryAttempt[];

@@ -1,8 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { maybeOne, rows, type Queryable } from "@/lib/db/sql";
-import { outboxDelivery } from "@/lib/outbox/delivery-status";
-import type { DeliveryListRow } from "./list-deliveries";
+import { deliveryListRow, messageRowFields, type DeliveryListRow } from "./list-deliveries";
 
 // One outbox message as the deliveries page shows it: the message, every attempt the relay logged
 // (outbox_attempts), and every resend a person asked for (outbox_resends).
@@ -35,19 +34,7 @@ export interface DeliveryRecord extends DeliveryListRow {
   readonly resends: readonly DeliveryResend[];
 }
 
-const messageRow = z.object({
-  id: z.number(),
-  tenantId: z.string(),
-  topic: z.string(),
-  orderNo: z.string().nullable(),
-  status: z.string(),
-  attempts: z.number(),
-  lastError: z.string().nullable(),
-  createdAt: z.coerce.date(),
-  nextAttemptAt: z.coerce.date(),
-  deliveredAt: z.coerce.date().nullable(),
-  payload: z.unknown(),
-});
+const messageRow = messageRowFields.extend({ payload: z.unknown() });
 
 const attemptRow = z.object({
   id: z.number(),
@@ -91,18 +78,8 @@ export async function findDelivery(db: Queryable, tenantId: string, id: number):
     ),
     await rows(db, resendRow, `SELECT created_at AS at, actor, reason FROM outbox_resends WHERE tenant_id = $1 AND message_id = $2 ORDER BY id`, [tenantId, id]),
   ];
-  const delivery = outboxDelivery(message);
   return {
-    id: message.id,
-    tenantId: message.tenantId,
-    topic: message.topic,
-    orderNo: message.orderNo,
-    delivery,
-    attempts: message.attempts,
-    lastError: message.lastError,
-    createdAt: message.createdAt,
-    nextAttemptAt: delivery === "queued" || delivery === "retrying" ? message.nextAttemptAt : null,
-    deliveredAt: message.deliveredAt,
+    ...deliveryListRow(message),
     // The relay sends JSON.stringify of the payload as pg decodes it: the same call, the same bytes.
     body: JSON.stringify(message.payload),
     log,

@@ -29,7 +29,8 @@ export interface DeliveryListPage {
   readonly older: DeliveryCursor | null;
 }
 
-const listRow = z.object({
+/** A message's row as both the list and a message's own page read it (find-delivery.ts extends it). */
+export const messageRowFields = z.object({
   id: z.number(),
   tenantId: z.string(),
   topic: z.string(),
@@ -38,10 +39,28 @@ const listRow = z.object({
   attempts: z.number(),
   lastError: z.string().nullable(),
   createdAt: z.coerce.date(),
-  at: z.string(),
   nextAttemptAt: z.coerce.date(),
   deliveredAt: z.coerce.date().nullable(),
 });
+
+const listRow = messageRowFields.extend({ at: z.string() });
+
+/** The row as the page shows it: its status derived once, the next attempt only while one is due. */
+export function deliveryListRow(r: z.infer<typeof messageRowFields>): DeliveryListRow {
+  const delivery = outboxDelivery(r);
+  return {
+    id: r.id,
+    tenantId: r.tenantId,
+    topic: r.topic,
+    orderNo: r.orderNo,
+    delivery,
+    attempts: r.attempts,
+    lastError: r.lastError,
+    createdAt: r.createdAt,
+    nextAttemptAt: delivery === "queued" || delivery === "retrying" ? r.nextAttemptAt : null,
+    deliveredAt: r.deliveredAt,
+  };
+}
 
 /** `tenants` is what the caller may read, already narrowed by the tenant filter. */
 export async function listDeliveries(
@@ -82,21 +101,7 @@ export async function listDeliveries(
   const page = found.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    rows: page.map((r) => {
-      const delivery = outboxDelivery(r);
-      return {
-        id: r.id,
-        tenantId: r.tenantId,
-        topic: r.topic,
-        orderNo: r.orderNo,
-        delivery,
-        attempts: r.attempts,
-        lastError: r.lastError,
-        createdAt: r.createdAt,
-        nextAttemptAt: delivery === "queued" || delivery === "retrying" ? r.nextAttemptAt : null,
-        deliveredAt: r.deliveredAt,
-      };
-    }),
+    rows: page.map(deliveryListRow),
     older: found.length > query.limit && last ? { at: last.at, id: last.id } : null,
   };
 }

@@ -38,6 +38,8 @@ interface Page {
   readonly orderNo: string;
   readonly version: number;
   readonly tab: string;
+  /** The tab's request number, counted as the page counts it. */
+  seq: number;
 }
 
 export const orderPresenceBench: Bench = {
@@ -63,6 +65,7 @@ export const orderPresenceBench: Bench = {
           orderNo: orders[i % ORDERS]!.order_no,
           version: orders[i % ORDERS]!.version,
           tab: randomUUID(),
+          seq: 0,
         }));
         const http = agent(PAGES);
         const latencies: Record<Mode, number[]> = { off: [], on: [] };
@@ -74,7 +77,7 @@ export const orderPresenceBench: Bench = {
                   method: "POST",
                   agent: http,
                   headers: { cookie: page.cookie, "content-type": "application/json", accept: "application/json", "sec-fetch-site": "same-origin" },
-                  body: JSON.stringify({ tab: page.tab, since: page.version }),
+                  body: JSON.stringify({ tab: page.tab, since: page.version, seq: ++page.seq }),
                 })
               : await request(path, { agent: http, headers: { cookie: page.cookie, accept: "application/json" } });
           if (answer.status !== 200) throw new Error(`${mode} poll of ${page.orderNo} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
@@ -140,7 +143,7 @@ export const orderPresenceBench: Bench = {
           log(rounds.at(-1)!);
         }
         http.destroy();
-        const { rows: left } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM order_presence WHERE expires_at > now()`);
+        const { rows: left } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM order_presence WHERE expires_at > now() AND left_at IS NULL`);
 
         const above = (mode: "off" | "on", side: "web" | "db") => sums[mode][side] - sums.none[side];
         const ratio = above("on", "web") / above("off", "web");
@@ -169,7 +172,7 @@ export const orderPresenceBench: Bench = {
           metrics,
           notes: [
             `Fresh database (seedDemo, dense history), the demo staff, external delivery (idle worker); \`npm start\` with ${server.processCpu().web.size} web processes.`,
-            `${PAGES} pages on ${ORDERS} ${TENANT} orders, two on each, signed in as ${STAFF.join(", ")} in turn (so each page has a colleague on its order: a non-empty "who else"). Each page polls every ${POLL_MS / 1000} s from a random phase, over one keep-alive agent of ${PAGES} sockets, as the page does: presence on = \`POST /api/console/orders/{tenant}/{orderNo}/presence\` with its tab id and version (renews its row, answers version, changes and who else); off = \`GET /api/console/orders/{tenant}/{orderNo}\` (issue 25's version probe).`,
+            `${PAGES} pages on ${ORDERS} ${TENANT} orders, two on each, signed in as ${STAFF.join(", ")} in turn (so each page has a colleague on its order: a non-empty "who else"). Each page polls every ${POLL_MS / 1000} s from a random phase, over one keep-alive agent of ${PAGES} sockets, as the page does: presence on = \`POST /api/console/orders/{tenant}/{orderNo}/presence\` with its tab id, version and request number (renews its row, answers version, changes and who else); off = \`GET /api/console/orders/{tenant}/{orderNo}\` (issue 25's version probe).`,
             `CPU is utime + stime from /proc: the web processes of \`npm start\`'s group (worker apart), and the PostgreSQL backends connected to the bench database (pg_stat_activity), summed before and after each ${seconds} s window. Each round measures no page, then off, then on; the figures are the rounds' mean. Per round: ${rounds.join("; ")}.`,
             `Rows in order_presence still live at the end: ${left[0]!.n} (of ${PAGES} tabs; they expire ${15} s after their last poll).`,
           ],

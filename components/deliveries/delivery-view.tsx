@@ -63,7 +63,7 @@ export function DeliveryView() {
   );
 }
 
-function DeliveryBody({ model: { message: m, mayResend, resendBlocked } }: { model: DeliveryModel }) {
+function DeliveryBody({ model: { message: m, maySend, resendBlocked } }: { model: DeliveryModel }) {
   const t = useTranslations("deliveries");
   const latest = m.log.at(-1);
   return (
@@ -159,10 +159,11 @@ function DeliveryBody({ model: { message: m, mayResend, resendBlocked } }: { mod
             ))}
           </ul>
         ) : null}
-        {mayResend ? (
-          <ResendForm messageId={m.id} />
+        {/* The form stays mounted while the message is on its way, so what a resend said stays in view. */}
+        {maySend && resendBlocked !== "not-a-webhook" ? (
+          <ResendForm messageId={m.id} onItsWay={resendBlocked === "on-its-way"} />
         ) : (
-          <p className="text-sm text-slate-600">{resendBlocked ? t(`resend.blocked.${resendBlocked}`) : t("resend.notAllowed")}</p>
+          <p className="text-sm text-slate-600">{maySend ? t("resend.blocked.not-a-webhook") : t("resend.notAllowed")}</p>
         )}
       </section>
     </div>

@@ -17,7 +17,7 @@ import type { ResendResult } from "@/lib/deliveries/resend";
  * Sends the message again, with a reason. The request key is made once per form and again only
  * after a resend went through: a double click, or a retry after a timeout, is one resend.
  */
-export function ResendForm({ messageId }: { messageId: number }) {
+export function ResendForm({ messageId, onItsWay }: { messageId: number; onItsWay: boolean }) {
   const t = useTranslations("deliveries.resend");
   const refresh = useRefreshView();
   const id = useId();
@@ -43,6 +43,7 @@ export function ResendForm({ messageId }: { messageId: number }) {
   return (
     <form onSubmit={submit} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-busy={working} data-testid="resend-form">
       <p className="text-sm text-slate-700">{t("intro")}</p>
+      {onItsWay ? <p className="text-sm text-slate-600">{t("blocked.on-its-way")}</p> : null}
       <Field label={t("reason")} htmlFor={`${id}-reason`} error={reasonError}>
         <textarea
           id={`${id}-reason`}
@@ -60,7 +61,7 @@ export function ResendForm({ messageId }: { messageId: number }) {
       </Field>
       {result && !result.ok ? <FailureNotice error={result.error} shownFields={new Set(["reason"])} /> : null}
       {result?.ok ? <Alert tone={result.data.result === "resent" || result.data.result === "duplicate" ? "success" : "warning"}>{t(`results.${result.data.result}`)}</Alert> : null}
-      <Button type="submit" disabled={working} data-testid="resend">
+      <Button type="submit" disabled={working || onItsWay} data-testid="resend">
         {working ? t("working") : t("submit")}
       </Button>
     </form>

@@ -53,10 +53,13 @@ export function LiveOrderProvider({ tenant, orderNo, version, children }: { tena
   useEffect(() => {
     sinceRef.current = since;
   }, [since]);
+  // Each request of this tab is numbered, so a poll still on its way when the tab leaves cannot
+  // bring it back on the server after the leave (lib/presence/order-presence.ts).
+  const seq = useRef(0);
   const url = presenceUrl(tenant, orderNo);
   const { data } = useQuery({
     queryKey: ["order-live", tenant, orderNo, tab],
-    queryFn: ({ signal }) => postModel<OrderLive>(url, { tab, since: sinceRef.current }, signal),
+    queryFn: ({ signal }) => postModel<OrderLive>(url, { tab, since: sinceRef.current, seq: ++seq.current }, signal),
     refetchInterval: POLL_MS,
     // Hidden: no polling (TanStack Query's default), and the row goes (below). Shown again: at once.
     refetchIntervalInBackground: false,
@@ -68,7 +71,7 @@ export function LiveOrderProvider({ tenant, orderNo, version, children }: { tena
   useEffect(() => {
     const leave = () => {
       // keepalive: the request outlives the page that is going away; a failure is left to the expiry.
-      void fetch(url, { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body: JSON.stringify({ tab, since: 0, leaving: true }) }).catch(() => {});
+      void fetch(url, { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body: JSON.stringify({ tab, since: 0, seq: ++seq.current, leaving: true }) }).catch(() => {});
     };
     const onVisibility = () => {
       if (document.visibilityState === "hidden") leave();

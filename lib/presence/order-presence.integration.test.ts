@@ -34,8 +34,9 @@ beforeAll(async () => {
   bo = await staff("bo@example.com", "Bo Ops", "ops");
 });
 
+/** The order's rows of tabs that have not left (a left tab's row is kept, marked, until its expiry). */
 const rowsOf = (orderId: number) =>
-  one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM order_presence WHERE order_id = $1`, [orderId]).then((r) => r.n);
+  one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM order_presence WHERE order_id = $1 AND left_at IS NULL`, [orderId]).then((r) => r.n);
 
 /** Waits until the database's clock has passed the short expiries written so far (the full-TTL rows stay live). */
 async function expiriesPassed(): Promise<void> {
@@ -72,14 +73,43 @@ describe("presence on an order", () => {
   it("renews and removes only the caller's own row: the same tab id from someone else is their own row", async () => {
     const tabId = randomUUID();
     await heartbeat(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: ann, tabId, since: 0 });
-    // Bo sending Ann's tab id neither takes over nor ends Ann's presence.
-    expect(await leave(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: bo, tabId })).toBe(0);
+    // Bo sending Ann's tab id neither takes over nor ends Ann's presence: his leave marks a row of his own.
+    await leave(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: bo, tabId });
     const boSees = await heartbeat(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: bo, tabId, since: 0 });
     expect(boSees?.present.map((p) => p.name)).toEqual(["Ann Agent"]);
     expect(await rowsOf(order.id)).toBe(2);
     await leave(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: ann, tabId });
     await leave(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: bo, tabId });
     expect(await rowsOf(order.id)).toBe(0);
+  });
+
+  it("a poll that was on its way when the tab left changes nothing; the tab's next poll, once it is shown again, brings it back", async () => {
+    const call = { tenantId: TENANT, orderNo: "P-1", staffId: bo, tabId: randomUUID() };
+    const annTab = randomUUID();
+    const annSees = () => heartbeat(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: ann, tabId: annTab, since: 0 }).then((live) => live?.present.map((p) => p.name));
+    const boSince = () => one(getPool(), z.object({ since: z.date() }), `SELECT since FROM order_presence WHERE tab_id = $1`, [call.tabId]).then((r) => r.since.getTime());
+
+    await heartbeat(getPool(), { ...call, seq: 1, since: 0 });
+    expect(await annSees()).toEqual(["Bo Ops"]);
+    const arrived = await boSince();
+    // Poll 2 is sent, then the tab is hidden and says it leaves (3); the leave arrives first.
+    expect(await leave(getPool(), { ...call, seq: 3 })).toBe(1);
+    await heartbeat(getPool(), { ...call, seq: 2, since: 0 });
+    expect(await annSees()).toEqual([]);
+    // The same leave again (a retried request) records nothing more.
+    expect(await leave(getPool(), { ...call, seq: 3 })).toBe(0);
+    // Shown again: its next poll (4) brings Bo back, arrived now rather than at his first poll.
+    await heartbeat(getPool(), { ...call, seq: 4, since: 0 });
+    expect(await annSees()).toEqual(["Bo Ops"]);
+    expect(await boSince()).toBeGreaterThan(arrived);
+    expect(await leave(getPool(), { ...call, seq: 5 })).toBe(1);
+
+    // A tab that leaves while its first poll is still on its way is never seen.
+    const early = { ...call, tabId: randomUUID() };
+    expect(await leave(getPool(), { ...early, seq: 2 })).toBe(1);
+    await heartbeat(getPool(), { ...early, seq: 1, since: 0 });
+    expect(await annSees()).toEqual([]);
+    await leave(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: ann, tabId: annTab });
   });
 
   it("forgets a tab that stopped polling once its expiry passes on the database's clock; the next poll on the order deletes its row", async () => {
@@ -102,14 +132,19 @@ describe("presence on an order", () => {
     await leave(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: ann, tabId: annTab });
   });
 
-  it("sweeps expired rows of orders nobody polls any more, and leaves live ones", async () => {
+  it("sweeps expired rows of orders nobody polls any more, and the marks of tabs that left, and leaves live ones", async () => {
+    // The earlier tests' left marks expire on their own time: counted from none here.
+    await getPool().query(`DELETE FROM order_presence`);
     await heartbeat(getPool(), { tenantId: TENANT, orderNo: "P-QUIET", staffId: bo, tabId: randomUUID(), since: 0 }, 0.2);
-    await heartbeat(getPool(), { tenantId: TENANT, orderNo: "P-QUIET", staffId: ann, tabId: randomUUID(), since: 0 }, 0.2);
+    const left = { tenantId: TENANT, orderNo: "P-QUIET", staffId: ann, tabId: randomUUID() };
+    await heartbeat(getPool(), { ...left, since: 0 }, 0.2);
+    await leave(getPool(), left, 0.2);
     const live = randomUUID();
     await heartbeat(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: ann, tabId: live, since: 0 });
     await expiriesPassed();
     expect(await sweepPresence(getPool())).toBe(2);
-    expect(await rowsOf(quiet.id)).toBe(0);
+    // Every row of the quiet order is gone, the left mark with the rest.
+    expect((await getPool().query(`SELECT 1 FROM order_presence WHERE order_id = $1`, [quiet.id])).rowCount).toBe(0);
     expect(await rowsOf(order.id)).toBe(1);
     expect(await sweepPresence(getPool())).toBe(0);
     await leave(getPool(), { tenantId: TENANT, orderNo: "P-1", staffId: ann, tabId: live });

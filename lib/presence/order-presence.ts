@@ -59,11 +59,14 @@ const liveRow = z.object({
 });
 
 /**
- * $1 tenant, $2 order no, $3 staff id, $4 tab id, $5 ttl (seconds), $6 the version the page stands on.
+ * $1 tenant, $2 order no, $3 staff id, $4 tab id, $5 ttl (seconds), $6 the version the page stands on,
+ * $7 the poll's number in its tab (null from a page loaded before polls were numbered).
  * The order is found by its unique (tenant_id, order_no); the caller's row is inserted or renewed by
- * its primary key; this order's expired rows (but the caller's own, which the same statement renews)
+ * its primary key, but only by a poll numbered after the last request applied to it: a poll that was
+ * on its way when the tab left finds the leave's higher number and changes nothing. A row that had
+ * left or expired arrives again, with a new `since`. This order's expired rows (but the caller's own)
  * are deleted on the way. Every CTE reads the snapshot from before the writes, so `here` skips
- * expired rows by time rather than relying on the delete.
+ * expired and left rows by their columns rather than relying on the writes.
  */
 const HEARTBEAT = prepared(
   "presence.heartbeat",
@@ -73,12 +76,17 @@ const HEARTBEAT = prepared(
      DELETE FROM order_presence p USING o
      WHERE p.tenant_id = $1 AND p.order_id = o.id AND p.expires_at <= now() AND NOT (p.staff_id = $3 AND p.tab_id = $4)
    ), me AS (
-     INSERT INTO order_presence (tenant_id, order_id, staff_id, tab_id, since, expires_at)
-     SELECT $1, o.id, $3, $4, now(), now() + make_interval(secs => $5::float8) FROM o
-     ON CONFLICT (tenant_id, order_id, staff_id, tab_id) DO UPDATE SET expires_at = excluded.expires_at
+     INSERT INTO order_presence (tenant_id, order_id, staff_id, tab_id, since, expires_at, seq)
+     SELECT $1, o.id, $3, $4, now(), now() + make_interval(secs => $5::float8), COALESCE($7::bigint, 0) FROM o
+     ON CONFLICT (tenant_id, order_id, staff_id, tab_id) DO UPDATE SET
+       expires_at = excluded.expires_at,
+       seq = GREATEST(order_presence.seq, excluded.seq),
+       left_at = NULL,
+       since = CASE WHEN order_presence.left_at IS NULL AND order_presence.expires_at > now() THEN order_presence.since ELSE now() END
+     WHERE $7::bigint IS NULL OR order_presence.seq < $7::bigint
    ), here AS (
      SELECT p.staff_id, min(p.since) AS since FROM order_presence p, o
-     WHERE p.tenant_id = $1 AND p.order_id = o.id AND p.expires_at > now() AND p.staff_id <> $3
+     WHERE p.tenant_id = $1 AND p.order_id = o.id AND p.expires_at > now() AND p.left_at IS NULL AND p.staff_id <> $3
      GROUP BY p.staff_id
    )
    SELECT o.state, o.version,
@@ -95,10 +103,20 @@ const HEARTBEAT = prepared(
    FROM o`,
 );
 
+/**
+ * $1 tenant, $2 order no, $3 staff id, $4 tab id, $5 ttl (seconds), $6 the leave's number in its tab.
+ * Marks the tab's row left rather than deleting it, so a poll sent before the leave cannot bring it
+ * back; written even when no row is there yet (the tab's first poll may still be on its way). The
+ * mark is kept for a full expiry, then swept like any expired row.
+ */
 const LEAVE = prepared(
   "presence.leave",
-  `DELETE FROM order_presence
-   WHERE tenant_id = $1 AND order_id = (SELECT id FROM orders WHERE tenant_id = $1 AND order_no = $2) AND staff_id = $3 AND tab_id = $4`,
+  `INSERT INTO order_presence (tenant_id, order_id, staff_id, tab_id, since, expires_at, seq, left_at)
+   SELECT $1, o.id, $3, $4, now(), now() + make_interval(secs => $5::float8), COALESCE($6::bigint, 0), now()
+   FROM orders o WHERE o.tenant_id = $1 AND o.order_no = $2
+   ON CONFLICT (tenant_id, order_id, staff_id, tab_id) DO UPDATE SET
+     left_at = now(), expires_at = excluded.expires_at, seq = GREATEST(order_presence.seq, excluded.seq)
+   WHERE order_presence.left_at IS NULL AND ($6::bigint IS NULL OR order_presence.seq < $6::bigint)`,
 );
 
 export interface PresenceCall {
@@ -106,6 +124,11 @@ export interface PresenceCall {
   readonly orderNo: string;
   readonly staffId: number;
   readonly tabId: string;
+  /**
+   * The request's number in its tab, counting up from 1 over the tab's polls and its leave; absent
+   * from a page loaded before requests were numbered (then the request always applies, as it did).
+   */
+  readonly seq?: number;
 }
 
 /**
@@ -113,17 +136,21 @@ export interface PresenceCall {
  * needs to stay live, or null when there is no such order (then nothing is written).
  */
 export function heartbeat(db: Queryable, call: PresenceCall & { readonly since: number }, ttlSeconds: number = PRESENCE_TTL_SECONDS): Promise<OrderLive | null> {
-  return maybeOne(db, liveRow, HEARTBEAT, [call.tenantId, call.orderNo, call.staffId, call.tabId, ttlSeconds, call.since]);
+  return maybeOne(db, liveRow, HEARTBEAT, [call.tenantId, call.orderNo, call.staffId, call.tabId, ttlSeconds, call.since, call.seq ?? null]);
 }
 
-/** The page was hidden or closed: its row goes now, not at its expiry. Returns how many rows went (0 or 1). */
-export function leave(db: Queryable, call: PresenceCall): Promise<number> {
-  return execute(db, LEAVE.text, [call.tenantId, call.orderNo, call.staffId, call.tabId]);
+/**
+ * The page was hidden or closed: nobody sees it from now, not at its expiry, and no poll it sent
+ * before leaving brings it back. Returns 1 when the leave was recorded, 0 when there is no such order
+ * or the tab had already left or polled again since.
+ */
+export function leave(db: Queryable, call: PresenceCall, ttlSeconds: number = PRESENCE_TTL_SECONDS): Promise<number> {
+  return execute(db, LEAVE.text, [call.tenantId, call.orderNo, call.staffId, call.tabId, ttlSeconds, call.seq ?? null]);
 }
 
 /**
  * Deletes up to `batchSize` rows whose expiry passed: the tabs of orders nobody polls any more (each
- * poll already deletes its own order's). Rows being renewed right now are skipped, never waited for.
+ * poll already deletes its own order's), and the marks of tabs that left. Rows being renewed right now are skipped, never waited for.
  */
 export function sweepPresence(db: Queryable, batchSize = 10_000): Promise<number> {
   return execute(

@@ -73,7 +73,8 @@ async function poll(base: string, who: "ann" | "bo", tab: string, extra: Record<
   return superjson.parse<OrderLive>(text);
 }
 
-const rows = () => one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM order_presence`).then((r) => r.n);
+/** The rows of tabs still on an order (a left tab's mark stays until its expiry). */
+const rows = () => one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM order_presence WHERE left_at IS NULL`).then((r) => r.n);
 
 describe("presence across two web processes", () => {
   it("shows a colleague polling the other process, and forgets them once that process dies and their row expires", { timeout: 60_000 }, async () => {

@@ -46,9 +46,9 @@ export async function readDeliveries(staff: Staff, query: string): Promise<Deliv
 
 export interface DeliveryModel {
   readonly message: DeliveryRecord;
-  /** The viewer may send it again now (the action checks both again). */
-  readonly mayResend: boolean;
-  /** Why not, when the viewer may send but this message cannot be: on its way already, or a store's answer. */
+  /** The viewer's role may send messages again (the action checks this and the message again). */
+  readonly maySend: boolean;
+  /** Why this message cannot be sent again now: on its way already, or a store's answer; null when it can. */
   readonly resendBlocked: "on-its-way" | "not-a-webhook" | null;
 }
 
@@ -57,5 +57,5 @@ export async function readDelivery(staff: Staff, message: { readonly id: number;
   const found = await snapshot(({ client }) => findDelivery(client, message.tenantId, message.id));
   if (!found) return null;
   const blocked = !isWebhookTopic(found.topic) ? "not-a-webhook" : !resendable(found.delivery) ? "on-its-way" : null;
-  return { message: found, mayResend: blocked === null && can(staff.role, "deliveries:send"), resendBlocked: blocked };
+  return { message: found, maySend: can(staff.role, "deliveries:send"), resendBlocked: blocked };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import superjson from "superjson";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
@@ -49,7 +49,13 @@ async function post(tenant: string, orderNo: string, body: unknown, headers: Rec
   return { status: response.status, text: await response.text() };
 }
 
+/** Every row, a left tab's mark included: a refused request writes none. */
 const presenceRows = () => one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM order_presence`).then((r) => r.n);
+/** The rows of tabs still on an order. */
+const presentRows = () => one(getPool(), z.object({ n: z.number() }), `SELECT count(*)::int AS n FROM order_presence WHERE left_at IS NULL`).then((r) => r.n);
+
+// Each test counts the rows it writes from none (a left tab's mark stays until its expiry).
+beforeEach(() => getPool().query(`DELETE FROM order_presence`));
 const denied = () => getPrisma().auditEvent.count({ where: { action: "access.denied" } });
 
 describe("POST /api/console/orders/{tenant}/{orderNo}/presence", () => {
@@ -76,7 +82,7 @@ describe("POST /api/console/orders/{tenant}/{orderNo}/presence", () => {
     as("agent");
     expect(superjson.parse<OrderLive>((await post(HOME, "PR-1", { tab: agentTab, since: 0 })).text).present).toEqual([]);
     await post(HOME, "PR-1", { tab: agentTab, since: 0, leaving: true });
-    expect(await presenceRows()).toBe(0);
+    expect(await presentRows()).toBe(0);
   });
 
   it("answers another tenant's order as not found, audits the attempt and writes no presence", async () => {

@@ -22,11 +22,20 @@ async function staffPage(browser: Browser, email: string, path: string): Promise
   return page;
 }
 
-/** Makes the page's tab hidden, as switching to another tab does (or shown again). */
+/**
+ * Makes the page's tab hidden, as switching to another tab does; shown again, the browser's own
+ * visibility is back (a page that then goes away is hidden as it unloads, as in a real browser,
+ * rather than stuck "visible" and polling on its way out).
+ */
 async function setHidden(page: Page, hidden: boolean): Promise<void> {
   await page.evaluate((hide) => {
-    Object.defineProperty(document, "visibilityState", { value: hide ? "hidden" : "visible", configurable: true });
-    Object.defineProperty(document, "hidden", { value: hide, configurable: true });
+    if (hide) {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      Object.defineProperty(document, "hidden", { value: true, configurable: true });
+    } else {
+      delete (document as { visibilityState?: unknown }).visibilityState;
+      delete (document as { hidden?: unknown }).hidden;
+    }
     document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
   }, hidden);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { wellFormedPath } from "@/lib/http/page-address";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
+import { deliveryHref, orderHref, playerHref, RECORD_PAGES, recordOfPath, refundReviewHref, staffUserHref } from "@/lib/http/record-pages";
 import { decodePathSegment } from "./path-segment";
 
 // Issue 11, items 6 and 7: a record's address segments are decoded once, safely (the record shells'
@@ -32,5 +32,15 @@ describe("path segments", () => {
     expect(recordOfPath(RECORD_PAGES.order, "/orders/xiaoxiao/XX-1/more")).toBeNull();
     // The shell as the build renders it, under its locale.
     expect(recordOfPath(RECORD_PAGES.order, "/en/orders/_/_")).toEqual({ tenant: "_", orderNo: "_" });
+  });
+
+  it("a link to a record is the address its page reads the same record back from, whatever the characters", () => {
+    const odd = "A/B ?#%中";
+    expect(orderHref("xiao xiao", odd)).toBe("/orders/xiao%20xiao/A%2FB%20%3F%23%25%E4%B8%AD");
+    expect(recordOfPath(RECORD_PAGES.order, orderHref("xiao xiao", odd))).toEqual({ tenant: "xiao xiao", orderNo: odd });
+    expect(recordOfPath(RECORD_PAGES.player, playerHref("fangzhou", odd))).toEqual({ tenant: "fangzhou", playerId: odd });
+    expect(recordOfPath(RECORD_PAGES.refundReview, refundReviewHref(7))).toEqual({ id: "7" });
+    expect(recordOfPath(RECORD_PAGES.delivery, deliveryHref(12))).toEqual({ id: "12" });
+    expect(recordOfPath(RECORD_PAGES.staffUser, staffUserHref(42))).toEqual({ id: "42" });
   });
 });

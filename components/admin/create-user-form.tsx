@@ -13,6 +13,7 @@ import type { PublicError } from "@/lib/errors";
 import { OneTimePassword } from "./one-time-password";
 import { RoleOptions } from "./role-options";
 import { TenantCheckboxes, type TenantChoice } from "./tenant-checkboxes";
+import { staffUserHref } from "@/lib/http/record-pages";
 
 type Outcome =
   | { readonly ok: true; readonly id: number; readonly email: string; readonly generatedPassword: string | null }
@@ -65,7 +66,7 @@ export function CreateUserForm({
         <Alert tone="success">
           {t.rich("create.created", { email: outcome.email, b: (chunks) => <b>{chunks}</b> })}{" "}
           {outcome.generatedPassword ? <OneTimePassword email={outcome.email} password={outcome.generatedPassword} /> : `${t("create.typedPassword")} `}
-          <Link href={`/admin/users/${outcome.id}`} className="mt-1 inline-block underline">
+          <Link href={staffUserHref(outcome.id)} className="mt-1 inline-block underline">
             {t("create.open")}
           </Link>
         </Alert>

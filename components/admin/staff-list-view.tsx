@@ -9,6 +9,8 @@ import { Time } from "@/components/ui/time";
 import type { StaffListModel } from "@/lib/read/staff";
 import { readModel } from "@/lib/read/wire";
 import { adminKeys } from "./query-keys";
+import { staffUserHref } from "@/lib/http/record-pages";
+import { useListKeys } from "@/components/ui/keyboard";
 
 const CHANGES = ["created", "updated", "disabled", "enabled", "password-reset"] as const;
 type Change = (typeof CHANGES)[number];
@@ -20,6 +22,7 @@ const isChange = (value: string): value is Change => (CHANGES as readonly string
  */
 export function StaffListView() {
   const t = useTranslations("admin");
+  const keys = useListKeys();
   const { data: m, error } = useQuery({
     queryKey: adminKeys.users(),
     queryFn: ({ signal }) => readModel<StaffListModel>("/api/console/admin/users", signal),
@@ -62,11 +65,11 @@ export function StaffListView() {
               <th scope="col" className="p-3 font-medium">{t("users.columns.lastChange")}</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={keys}>
             {m.users.map((user) => (
               <tr key={user.id} className="border-b last:border-0" data-testid={`staff-row-${user.email}`}>
                 <td className="p-3">
-                  <Link href={`/admin/users/${user.id}`} className="font-medium underline-offset-2 hover:underline">
+                  <Link href={staffUserHref(user.id)} className="font-medium underline-offset-2 hover:underline">
                     {user.email}
                   </Link>
                 </td>

@@ -11,7 +11,7 @@ import { useRecordTitle } from "@/components/ui/record-title";
 import { Time } from "@/components/ui/time";
 import type { StaffUserModel } from "@/lib/read/staff-user";
 import { readModel } from "@/lib/read/wire";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
+import { RECORD_PAGES, recordOfPath, staffUserHref } from "@/lib/http/record-pages";
 import { EditUserForm } from "./edit-user-form";
 import { ResetPasswordForm } from "./reset-password-form";
 import { ADMIN_KEY, adminKeys } from "./query-keys";
@@ -33,7 +33,7 @@ export function StaffUserView() {
     retry: retryRead,
   });
   useRecordTitle(m?.user.email ?? t("user.title"));
-  if (error) showReadRefusal(error, `/admin/users/${encodeURIComponent(id)}`, "users:manage");
+  if (error) showReadRefusal(error, staffUserHref(id), "users:manage");
   if (!m) return <StaffUserLoading />;
   const { user, isSelf } = m;
   return (

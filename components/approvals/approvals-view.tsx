@@ -16,6 +16,7 @@ import { formatMoney } from "@/lib/format";
 import { isOrderState } from "@/lib/orders/machine";
 import type { ApprovalCard, ApprovalsModel } from "@/lib/read/approvals";
 import { readModel } from "@/lib/read/wire";
+import { orderHref } from "@/lib/http/record-pages";
 
 const APPROVALS_KEY = ["approvals"] as const;
 
@@ -70,7 +71,7 @@ function ApprovalItem({ approval: a, onDecided }: { approval: ApprovalCard; onDe
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-500">{t("order")}</dt>
           <dd>
-            <Link className="font-mono underline" href={`/orders/${a.tenantId}/${encodeURIComponent(a.orderNo)}`}>
+            <Link className="font-mono underline" href={orderHref(a.tenantId, a.orderNo)}>
               <Breakable text={a.orderNo} />
             </Link>{" "}
             <span className="font-mono text-xs text-slate-500">{a.tenantId}</span>{" "}

@@ -7,10 +7,7 @@ import { SystemReasonText } from "@/components/orders/timeline-entry";
 import type { AuditRow } from "@/lib/audit/queries/audit-row";
 import { systemReason } from "@/lib/orders/system-reasons";
 import { AuditFact, FactOrigin } from "./audit-fact";
-
-export function orderHref(tenant: string, orderNo: string): string {
-  return `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`;
-}
+import { orderHref } from "@/lib/http/record-pages";
 
 /** A fact's order as a link, or its target ("order:tenant/orderNo" is a link too). */
 function Subject({ row }: { row: AuditRow }) {

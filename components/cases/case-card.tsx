@@ -8,6 +8,7 @@ import type { Assignee } from "@/lib/cases/queries/assignees";
 import type { CaseView } from "@/lib/cases/view";
 import { CaseActions } from "./case-actions";
 import { CaseExplanationText, CaseStatusBadge, Owner, RefundLine, ResolutionName, Sla } from "./case-text";
+import { orderHref } from "@/lib/http/record-pages";
 
 /**
  * One case as the order page shows it: what happened in plain words, where it stands (status, owner,
@@ -61,7 +62,7 @@ export function CaseCard({ view, assignees, me }: { view: CaseView; assignees: r
           {view.resolutionRef ? (
             <span className="block">
               {t("honouredBy")}{" "}
-              <Link className="font-mono underline" href={`/orders/${encodeURIComponent(view.tenantId)}/${encodeURIComponent(view.resolutionRef)}`}>
+              <Link className="font-mono underline" href={orderHref(view.tenantId, view.resolutionRef)}>
                 {view.resolutionRef}
               </Link>
             </span>

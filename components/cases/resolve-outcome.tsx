@@ -6,6 +6,7 @@ import { useDescribeProblem } from "@/components/orders/names";
 import { Alert } from "@/components/ui/alert";
 import { useMoney } from "./case-text";
 import { assertNever } from "@/lib/orders/machine";
+import { orderHref } from "@/lib/http/record-pages";
 
 /** What a resolution did, in words: the refund asked for, the order made, the grants written, the take-back owed again. */
 export function ResolveOutcome({ outcome, tenant }: { outcome: ResolveCaseOutcome; tenant: string }) {
@@ -24,7 +25,7 @@ export function ResolveOutcome({ outcome, tenant }: { outcome: ResolveCaseOutcom
       return (
         <Alert tone="success">
           {t("honoured")}{" "}
-          <Link href={`/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(outcome.orderNo)}`} className="font-mono underline">
+          <Link href={orderHref(tenant, outcome.orderNo)} className="font-mono underline">
             {outcome.orderNo}
           </Link>
         </Alert>

@@ -20,7 +20,7 @@ import type { BatchSummary } from "@/lib/bulk/batches";
 import type { ResendPreview } from "@/lib/deliveries/bulk-resend";
 import { MAX_RESEND_BATCH } from "@/lib/deliveries/resend-limit";
 import { MAX_REASON_LENGTH, MIN_REASON_LENGTH } from "@/lib/orders/console-event";
-import { deliveryHref } from "./delivery-status";
+import { deliveryHref } from "@/lib/http/record-pages";
 
 interface Preview extends ResendPreview {
   readonly batchId: string;

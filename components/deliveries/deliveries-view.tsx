@@ -6,7 +6,6 @@ import { useTranslations } from "next-intl";
 import { InvalidFilters } from "@/components/audit/invalid-filters";
 import { UtcRangeFields } from "@/components/audit/utc-range-fields";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
-import { orderHref } from "@/components/orders/orders-table";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -19,10 +18,13 @@ import { TOPIC_WORD } from "@/lib/outbox/topic-names";
 import { OUTBOX_TOPICS } from "@/lib/outbox/topics";
 import type { DeliveriesModel } from "@/lib/read/deliveries";
 import { readModel } from "@/lib/read/wire";
-import { DeliveryStatusBadge, deliveryHref } from "./delivery-status";
+import { DeliveryStatusBadge } from "./delivery-status";
 import { BulkResend } from "./bulk-resend";
 import { HealthTable } from "./health-table";
 import { TestSendForm } from "./test-send-form";
+import { deliveryHref } from "@/lib/http/record-pages";
+import { OrderCell } from "@/components/orders/order-cell";
+import { useListKeys } from "@/components/ui/keyboard";
 
 /** The list's queries; a message's own is under it (delivery-view.tsx), so one prefix names both. */
 export const DELIVERIES_KEY = ["deliveries"] as const;
@@ -145,13 +147,14 @@ function BulkResendSection({ model: m }: { model: DeliveriesModel }) {
 
 function DeliveriesTable({ model: m }: { model: DeliveriesModel }) {
   const t = useTranslations("deliveries");
+  const keys = useListKeys();
   return (
     <Table
       caption={t("caption")}
       testId="deliveries"
       columns={[{ label: t("columns.message") }, { label: t("columns.order") }, { label: t("columns.status") }, { label: t("columns.attempts"), align: "right" }, { label: t("columns.created") }, { label: t("columns.next") }]}
     >
-      <tbody>
+      <tbody ref={keys}>
         {m.rows.map((r) => (
           <tr key={r.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`delivery-${r.id}`}>
             <td className="p-3">
@@ -161,14 +164,7 @@ function DeliveriesTable({ model: m }: { model: DeliveriesModel }) {
               <div className="font-mono text-xs text-slate-600">{r.topic}</div>
             </td>
             <td className="p-3">
-              {r.orderNo ? (
-                <Link href={orderHref(r.tenantId, r.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                  {r.orderNo}
-                </Link>
-              ) : (
-                <span className="text-slate-600">{t("noOrder")}</span>
-              )}
-              <div className="font-mono text-xs text-slate-600">{r.tenantId}</div>
+              <OrderCell tenantId={r.tenantId} orderNo={r.orderNo} none={t("noOrder")} />
             </td>
             <td className="p-3">
               <DeliveryStatusBadge delivery={r.delivery} />

@@ -1,5 +1,6 @@
 import { useTranslations } from "next-intl";
 import type { OutboxDelivery } from "@/lib/orders/timeline";
+import {  } from "@/lib/http/record-pages";
 
 const TONE: Readonly<Record<OutboxDelivery, string>> = {
   queued: "bg-slate-100 text-slate-800",
@@ -19,7 +20,3 @@ export function DeliveryStatusBadge({ delivery }: { delivery: OutboxDelivery }) 
   );
 }
 
-/** A message's page. */
-export function deliveryHref(id: number): string {
-  return `/deliveries/${id}`;
-}

@@ -5,7 +5,6 @@ import { notFound, usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback } from "react";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
-import { orderHref } from "@/components/orders/orders-table";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Link } from "@/components/ui/link";
@@ -13,7 +12,7 @@ import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
+import { deliveryHref, orderHref, RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 import type { DeliveryAttempt } from "@/lib/deliveries/find-delivery";
 import type { DeliveryModel } from "@/lib/read/deliveries";
 import { readModel } from "@/lib/read/wire";
@@ -54,7 +53,7 @@ export function DeliveryView() {
   const t = useTranslations("deliveries");
   useRecordTitle(t("message.tabTitle", { id }));
 
-  if (error) showReadRefusal(error, `/deliveries/${encodeURIComponent(id)}`, "deliveries:view");
+  if (error) showReadRefusal(error, deliveryHref(id), "deliveries:view");
   if (!data) return <RecordLoading status={t("loading")} />;
   return (
     <RefreshViewProvider refresh={refresh}>

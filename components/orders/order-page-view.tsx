@@ -25,7 +25,7 @@ import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
 import { orderPageQuery, RECORD_FRESH_MS } from "@/components/record-queries";
 import type { OrderPageModel } from "@/lib/read/order-page";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
+import { orderHref, RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 
 /**
  * The order page: its read model (lib/read/order-page.ts) from one JSON route, laid out here. The
@@ -50,7 +50,7 @@ export function OrderPageView() {
   const refresh = useCallback(() => client.invalidateQueries({ queryKey: orderPageQuery(tenant, orderNo).queryKey }), [client, tenant, orderNo]);
   useRecordTitle(useTranslations("orderPage")("title", { orderNo }));
 
-  if (error) showReadRefusal(error, `/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}`, "orders:view");
+  if (error) showReadRefusal(error, orderHref(tenant, orderNo), "orders:view");
   if (!data) return <OrderPageLoading />;
   return (
     <RefreshViewProvider refresh={refresh}>

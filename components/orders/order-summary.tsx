@@ -12,6 +12,7 @@ import type { PendingRefundApproval, RefusedRefund } from "@/lib/orders/refund-h
 import type { Dwell } from "@/lib/orders/stuck";
 import type { OrderSnapshot } from "@/lib/orders/types";
 import { useFormatDuration } from "./orders-duration";
+import { orderHref } from "@/lib/http/record-pages";
 
 // The order page's header facts: what an agent is asked about first (product, when, how it was
 // paid, how much, who), and the flags that change what they should do (stuck, a refund already
@@ -81,7 +82,7 @@ export function OrderFacts({ order, tenantName, createdAt, payment }: { order: O
           <dd className="mt-0.5 text-sm text-slate-900">
             {t.rich("honours", {
               order: () => (
-                <Link href={`/orders/${encodeURIComponent(order.tenantId)}/${encodeURIComponent(payment.honours!.orderNo)}`} className="font-mono underline underline-offset-2">
+                <Link href={orderHref(order.tenantId, payment.honours!.orderNo)} className="font-mono underline underline-offset-2">
                   <Breakable text={payment.honours!.orderNo} />
                 </Link>
               ),

@@ -8,10 +8,7 @@ import { useListKeys } from "@/components/ui/keyboard";
 import { formatMoney } from "@/lib/format";
 import type { OrderListRow, TenantOption } from "@/lib/orders/queries/search-orders";
 import { Duration, useFormatDuration } from "./orders-duration";
-
-export function orderHref(tenantId: string, orderNo: string): string {
-  return `/orders/${encodeURIComponent(tenantId)}/${encodeURIComponent(orderNo)}`;
-}
+import { orderHref } from "@/lib/http/record-pages";
 
 /** One row per order; the order no opens the order page. */
 export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; tenants: readonly TenantOption[] }) {

@@ -1,17 +1,16 @@
 "use client";
 
-import { Link } from "@/components/ui/link";
 import { useLocale, useTranslations } from "next-intl";
 import { CaseActions } from "@/components/cases/case-actions";
 import { CaseNoticeArea } from "@/components/cases/case-notice";
 import { CaseExplanationText, CaseStatusBadge, Owner, RefundLine, Sla } from "@/components/cases/case-text";
 import { ExceptionKindName } from "@/components/orders/names";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import { useListKeys } from "@/components/ui/keyboard";
 import type { Assignee } from "@/lib/cases/queries/assignees";
 import { CASE_FILTERS, type CaseFilter, type CaseQueue } from "@/lib/cases/filters";
 import { useFormatDuration } from "./orders-duration";
+import { OrderCell } from "./order-cell";
 
 const TH = "p-3 font-medium";
 
@@ -108,17 +107,7 @@ function QueueCasesBody({ queue, onFilter, assignees, me }: QueueCasesProps) {
                       ))}
                   </td>
                   <td className="whitespace-nowrap p-3">
-                    {c.order ? (
-                      <span className="inline-flex items-center gap-1">
-                        <Link href={`/orders/${encodeURIComponent(c.tenantId)}/${encodeURIComponent(c.order.orderNo)}`} className="font-mono font-medium underline-offset-2 hover:underline">
-                          {c.order.orderNo}
-                        </Link>
-                        <CopyButton value={c.order.orderNo} label={q("table.copy")} />
-                      </span>
-                    ) : (
-                      <span className="text-slate-500">{t("noOrder")}</span>
-                    )}
-                    <span className="block font-mono text-xs text-slate-500">{c.tenantId}</span>
+                    <OrderCell tenantId={c.tenantId} orderNo={c.order?.orderNo ?? null} none={t("noOrder")} copyLabel={q("table.copy")} />
                   </td>
                   <td className="p-3">
                     <CaseStatusBadge status={c.status} />

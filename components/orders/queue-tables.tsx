@@ -6,12 +6,9 @@ import { useListKeys } from "@/components/ui/keyboard";
 import { formatMoney } from "@/lib/format";
 import type { StuckOrder } from "@/lib/read/queues";
 import { useFormatDuration } from "./orders-duration";
+import { orderHref } from "@/lib/http/record-pages";
 
 // Rendered inside the live queues (a client component), so nothing here may touch the server.
-
-function orderHref(tenantId: string, orderNo: string): string {
-  return `/orders/${encodeURIComponent(tenantId)}/${encodeURIComponent(orderNo)}`;
-}
 
 const TH = "p-3 font-medium";
 

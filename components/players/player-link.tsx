@@ -1,11 +1,7 @@
 import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
-
-/** The player page of a player id in a product. */
-export function playerHref(tenantId: string, playerId: string): string {
-  return `/players/${encodeURIComponent(tenantId)}/${encodeURIComponent(playerId)}`;
-}
+import { playerHref } from "@/lib/http/record-pages";
 
 /** A player id wherever the console shows one: opens the player's page; copyable as it is. */
 export function PlayerLink({ tenantId, playerId, copy = true }: { tenantId: string; playerId: string; copy?: boolean }) {

@@ -5,9 +5,7 @@ import { notFound, usePathname, useSearchParams } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { ExceptionKindName } from "@/components/orders/names";
-import { orderHref } from "@/components/orders/orders-table";
 import { StateBadge } from "@/components/orders/state-badge";
-import { playerHref } from "@/components/players/player-link";
 import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
 import { playerPageQuery, RECORD_FRESH_MS } from "@/components/record-queries";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -18,7 +16,8 @@ import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
 import type { PlayerPageCursor, PlayerPageModel, PlayerPageMoney } from "@/lib/read/player-page";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
+import { orderHref, playerHref, RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
+import { useListKeys } from "@/components/ui/keyboard";
 
 const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 
@@ -59,6 +58,7 @@ function PlayerPageBody({ tenantId, playerId, model: m }: { tenantId: string; pl
   const t = useTranslations("player");
   const locale = useLocale();
   const base = playerHref(tenantId, playerId);
+  const keys = useListKeys();
   const { orders, storeEvents } = m;
   return (
     <div className="space-y-6">
@@ -233,7 +233,7 @@ function PlayerPageBody({ tenantId, playerId, model: m }: { tenantId: string; pl
           <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-600">{orders.firstPage ? t("orders.none") : t("orders.pageEmpty")}</p>
         ) : (
           <Table caption={t("orders.caption")} testId="player-orders" columns={[{ label: t("orders.orderNo") }, { label: t("orders.amount"), align: "right" }, { label: t("orders.state") }, { label: t("orders.since") }, { label: t("orders.created") }]}>
-            <tbody>
+            <tbody ref={keys}>
               {orders.rows.map((o) => (
                 <tr key={o.id} className="border-b border-slate-100 align-top last:border-0">
                   <td className="whitespace-nowrap p-3">

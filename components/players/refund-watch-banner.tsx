@@ -2,7 +2,7 @@ import { Link } from "@/components/ui/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
 import type { RefundWatch } from "@/lib/players/refund-watch";
-import { playerHref } from "./player-link";
+import { playerHref } from "@/lib/http/record-pages";
 
 /**
  * The player is on the product's refund watch list: shown on each of their orders (with a link to

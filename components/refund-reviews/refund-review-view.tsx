@@ -5,13 +5,11 @@ import { notFound, usePathname } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useCallback } from "react";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
-import { orderHref } from "@/components/orders/orders-table";
 import { RefreshViewProvider } from "@/components/query-provider";
 import { AnswerTable } from "@/components/refund-reviews/answer-table";
 import { ReviewProblemNotice } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
-import { playerHref } from "@/components/players/player-link";
 import { RECORD_FRESH_MS, REFUND_REVIEWS_KEY, refundReviewQuery } from "@/components/record-queries";
 import { Link } from "@/components/ui/link";
 import { RecordLoading } from "@/components/ui/page-loading";
@@ -20,7 +18,7 @@ import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { formatMoney } from "@/lib/format";
 import type { RefundReviewModel } from "@/lib/read/refund-reviews";
-import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
+import { orderHref, playerHref, RECORD_PAGES, recordOfPath, refundReviewHref } from "@/lib/http/record-pages";
 
 /**
  * One refund review: what the store asked, the facts the ledger holds, and the answer they make —
@@ -49,7 +47,7 @@ export function RefundReviewView() {
   }, [client, id]);
   useRecordTitle(useTranslations("refundReviews.review")("tabTitle", { id }));
 
-  if (error) showReadRefusal(error, `/refund-reviews/${encodeURIComponent(id)}`, "orders:view");
+  if (error) showReadRefusal(error, refundReviewHref(id), "orders:view");
   if (!data) return <RefundReviewLoading />;
   return (
     <RefreshViewProvider refresh={refresh}>

@@ -3,9 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
-import { orderHref } from "@/components/orders/orders-table";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
-import { playerHref } from "@/components/players/player-link";
 import { REFUND_REVIEWS_KEY } from "@/components/record-queries";
 import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
@@ -14,6 +12,8 @@ import { Time } from "@/components/ui/time";
 import { useListKeys } from "@/components/ui/keyboard";
 import type { RefundReviewsModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
+import { playerHref, refundReviewHref } from "@/lib/http/record-pages";
+import { OrderCell } from "@/components/orders/order-cell";
 
 
 /**
@@ -52,21 +52,14 @@ export function RefundReviewsView() {
             {reviews.map((r) => (
               <tr key={r.id} className="border-b border-slate-100 align-top last:border-0" data-testid={`refund-review-${r.id}`}>
                 <td className="p-3">
-                  <Link href={`/refund-reviews/${r.id}`} className="font-medium underline-offset-2 hover:underline">
+                  <Link href={refundReviewHref(r.id)} className="font-medium underline-offset-2 hover:underline">
                     {t(`stores.${r.store}`)}
                   </Link>
                   <div className="break-all font-mono text-xs text-slate-500">{r.transactionId}</div>
                   {r.store === "googleplay" && r.state.awaiting ? <div className="text-xs text-slate-600">{t("googleHint")}</div> : null}
                 </td>
                 <td className="p-3">
-                  {r.orderNo ? (
-                    <Link href={orderHref(r.tenantId, r.orderNo)} className="font-mono underline-offset-2 hover:underline">
-                      {r.orderNo}
-                    </Link>
-                  ) : (
-                    <span className="text-slate-500">{t("noOrder")}</span>
-                  )}
-                  <div className="font-mono text-xs text-slate-500">{r.tenantId}</div>
+                  <OrderCell tenantId={r.tenantId} orderNo={r.orderNo} none={t("noOrder")} />
                 </td>
                 <td className="break-all p-3 font-mono text-xs">
                   {r.playerId ? (

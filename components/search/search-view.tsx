@@ -5,12 +5,12 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect } from "react";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
-import { orderHref } from "@/components/orders/orders-table";
 import { PageLoading } from "@/components/ui/page-loading";
 import type { SearchModel } from "@/lib/read/search";
 import { readModel } from "@/lib/read/wire";
 import { hasNul } from "@/lib/validation";
 import { ordersHref } from "@/lib/views/view-filters";
+import { orderHref } from "@/lib/http/record-pages";
 
 /** The term of /search?q=…, and where it goes without asking: null when the server must look it up. */
 function termOf(raw: string | null): { q: string; to: string | null } {

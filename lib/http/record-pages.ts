@@ -1,5 +1,5 @@
 // The pages that name a record in their address, as proxy.ts and the record shells' views both read
-// them. Pure.
+// them, and the one way a link to each is written. Pure.
 import { isLocale } from "@/lib/i18n/locales";
 import { decodePathSegment } from "@/lib/path-segment";
 
@@ -40,3 +40,19 @@ export function recordOfPath<const Names extends readonly string[]>(page: Record
   }
   return record as Record<Names[number], string>;
 }
+
+/** A record page's address from its segments, each encoded: what recordOfPath reads back. */
+function address(...segments: readonly (string | number)[]): string {
+  return segments.map((segment, i) => (i === 0 ? `/${segment}` : encodeURIComponent(String(segment)))).join("/");
+}
+
+/** An order's page. */
+export const orderHref = (tenantId: string, orderNo: string) => address("orders", tenantId, orderNo);
+/** A player's page in a product. */
+export const playerHref = (tenantId: string, playerId: string) => address("players", tenantId, playerId);
+/** A store refund review's page. */
+export const refundReviewHref = (id: number | string) => address("refund-reviews", id);
+/** An outbox message's page. */
+export const deliveryHref = (id: number | string) => address("deliveries", id);
+/** A staff member's page. */
+export const staffUserHref = (id: number | string) => address("admin/users", id);

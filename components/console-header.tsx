@@ -3,12 +3,14 @@ import { useTranslations } from "next-intl";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { LocaleSwitcher } from "@/components/i18n/locale-switcher";
 import { SearchBox } from "@/components/search/search-box";
+import { KeysButton } from "@/components/ui/keyboard";
 import { can } from "@/lib/auth/permissions";
 import type { Me } from "@/lib/read/me";
 
 /**
  * The bar above every console page: the product's name, the one search box (for everyone who sees
- * orders; "/" focuses it), the language and who is signed in (null until the browser has read it).
+ * orders; "/" focuses it), the keyboard shortcuts' overlay, the language and who is signed in (null
+ * until the browser has read it).
  * The pages are in the sidebar.
  */
 export function ConsoleHeader({ staff }: { staff: Me | null }) {
@@ -27,6 +29,7 @@ export function ConsoleHeader({ staff }: { staff: Me | null }) {
           </div>
         ) : null}
         <div className="ml-auto flex items-center gap-3 text-sm">
+          <KeysButton />
           <LocaleSwitcher />
           {staff ? (
             <span data-testid="signed-in-as" className="hidden min-w-0 sm:inline">

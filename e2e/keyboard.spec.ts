@@ -243,6 +243,15 @@ test("keyboard: ? lists the keys of the page it is pressed on, in English and in
     await db.query(`DELETE FROM refund_reviews WHERE id = $1`, [review.id]);
   }
 
+  // And the webhook deliveries: j selects the newest message, Enter opens its page.
+  await page.goto("/deliveries");
+  const message = page.getByTestId("deliveries").locator("tbody > tr").first();
+  await expect(message).toBeVisible({ timeout: 20_000 });
+  await page.locator("body").press("j");
+  await expect(message).toHaveAttribute("aria-current", "true");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/deliveries\/\d+$/, { timeout: 20_000 });
+
   // In Chinese: every word of the overlay is Chinese.
   await ensureChineseStaff(db);
   const data = await dataStrings(db);
@@ -251,7 +260,8 @@ test("keyboard: ? lists the keys of the page it is pressed on, in English and in
   await signInAs(chinese, CHINESE_STAFF.manager);
   await chinese.goto("/queues");
   await expect(chinese.getByTestId("queue-cases")).toBeVisible({ timeout: 20_000 });
-  await chinese.locator("body").press("?");
+  // Whoever does not know the key finds the overlay in the header.
+  await chinese.getByRole("button", { name: "键盘快捷键" }).click();
   const zhOverlay = chinese.getByRole("dialog", { name: "键盘快捷键" });
   await expect(zhOverlay).toBeVisible();
   await expect(zhOverlay.locator("[data-shortcut]")).toHaveText(["j选中下一行", "k选中上一行", "Enter打开选中的行", "/跳到搜索框", "?显示这些快捷键"]);

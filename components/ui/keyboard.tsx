@@ -19,10 +19,12 @@ interface Layer {
   readonly register: (shortcut: Shortcut, run: () => void) => () => void;
   /** Adds a list (its <tbody>) to what j/k walk. Returns its removal. */
   readonly addList: (body: HTMLTableSectionElement) => () => void;
+  /** Opens the `?` overlay with the keys the page has now. */
+  readonly showHelp: () => void;
 }
 
 // Outside the console's frame (sign-in) there is no layer, and a component that asks registers nothing.
-const KeyboardLayer = createContext<Layer>({ register: () => () => {}, addList: () => () => {} });
+const KeyboardLayer = createContext<Layer>({ register: () => () => {}, addList: () => () => {}, showHelp: () => {} });
 
 /**
  * A key for this page while the component is mounted (and `enabled`): `run` is read when the key is
@@ -81,6 +83,10 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
   // What the overlay lists, taken when it opens: the keys the page has now.
   const [help, setHelp] = useState<readonly Shortcut[] | null>(null);
 
+  const showHelp = useCallback(
+    () => setHelp(SHORTCUTS.filter((s) => s === "help" || (LIST_SHORTCUTS.has(s) ? listRows(lists.current).length > 0 : (handlers.current.get(s)?.length ?? 0) > 0))),
+    [],
+  );
   const layer = useMemo<Layer>(
     () => ({
       register: (shortcut, run) => {
@@ -92,8 +98,9 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
         lists.current.add(body);
         return () => void lists.current.delete(body);
       },
+      showHelp,
     }),
-    [],
+    [showHelp],
   );
 
   useEffect(() => {
@@ -130,12 +137,10 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
         case "open":
           done = open(event.target);
           break;
-        case "help": {
-          const page = SHORTCUTS.filter((s) => s === "help" || (LIST_SHORTCUTS.has(s) ? listRows(lists.current).length > 0 : (handlers.current.get(s)?.length ?? 0) > 0));
-          setHelp(page);
+        case "help":
+          showHelp();
           done = true;
           break;
-        }
         default: {
           const run = handlers.current.get(shortcut)?.at(-1);
           run?.();
@@ -146,13 +151,32 @@ export function KeyboardProvider({ children }: { children: ReactNode }) {
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, []);
+  }, [showHelp]);
 
   return (
     <KeyboardLayer.Provider value={layer}>
       {children}
       {help ? <KeysOverlay shortcuts={help} onClose={() => setHelp(null)} /> : null}
     </KeyboardLayer.Provider>
+  );
+}
+
+/** The header's way to the `?` overlay, for whoever does not know the key yet. */
+export function KeysButton() {
+  const t = useTranslations("keyboard");
+  const { showHelp } = useContext(KeyboardLayer);
+  return (
+    <button
+      type="button"
+      onClick={showHelp}
+      aria-keyshortcuts="?"
+      title={t("title")}
+      className="rounded border border-slate-300 px-1.5 font-mono text-xs leading-5 text-slate-700 hover:bg-slate-100"
+      data-testid="keys-button"
+    >
+      <span aria-hidden="true">?</span>
+      <span className="sr-only">{t("title")}</span>
+    </button>
   );
 }
 

@@ -10,10 +10,10 @@ import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { Role } from "@/lib/auth/permissions";
 import type { PublicError } from "@/lib/errors";
+import { staffUserHref } from "@/lib/http/record-pages";
 import { OneTimePassword } from "./one-time-password";
 import { RoleOptions } from "./role-options";
 import { TenantCheckboxes, type TenantChoice } from "./tenant-checkboxes";
-import { staffUserHref } from "@/lib/http/record-pages";
 
 type Outcome =
   | { readonly ok: true; readonly id: number; readonly email: string; readonly generatedPassword: string | null }

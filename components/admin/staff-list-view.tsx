@@ -6,11 +6,11 @@ import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Time } from "@/components/ui/time";
+import { useListKeys } from "@/components/ui/keyboard";
 import type { StaffListModel } from "@/lib/read/staff";
 import { readModel } from "@/lib/read/wire";
-import { adminKeys } from "./query-keys";
 import { staffUserHref } from "@/lib/http/record-pages";
-import { useListKeys } from "@/components/ui/keyboard";
+import { adminKeys } from "./query-keys";
 
 const CHANGES = ["created", "updated", "disabled", "enabled", "password-reset"] as const;
 type Change = (typeof CHANGES)[number];

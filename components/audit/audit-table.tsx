@@ -6,8 +6,8 @@ import { useListKeys } from "@/components/ui/keyboard";
 import { SystemReasonText } from "@/components/orders/timeline-entry";
 import type { AuditRow } from "@/lib/audit/queries/audit-row";
 import { systemReason } from "@/lib/orders/system-reasons";
-import { AuditFact, FactOrigin } from "./audit-fact";
 import { orderHref } from "@/lib/http/record-pages";
+import { AuditFact, FactOrigin } from "./audit-fact";
 
 /** A fact's order as a link, or its target ("order:tenant/orderNo" is a link too). */
 function Subject({ row }: { row: AuditRow }) {

@@ -6,9 +6,9 @@ import { isActive } from "@/lib/cases/model";
 import { personOf } from "@/lib/cases/offers";
 import type { Assignee } from "@/lib/cases/queries/assignees";
 import type { CaseView } from "@/lib/cases/view";
+import { orderHref } from "@/lib/http/record-pages";
 import { CaseActions } from "./case-actions";
 import { CaseExplanationText, CaseStatusBadge, Owner, RefundLine, ResolutionName, Sla } from "./case-text";
-import { orderHref } from "@/lib/http/record-pages";
 
 /**
  * One case as the order page shows it: what happened in plain words, where it stands (status, owner,

@@ -4,9 +4,9 @@ import type { ResolveCaseOutcome } from "@/app/[locale]/(console)/queues/actions
 import { RepairOutcome } from "@/components/orders/repair-delivery-button";
 import { useDescribeProblem } from "@/components/orders/names";
 import { Alert } from "@/components/ui/alert";
+import { orderHref } from "@/lib/http/record-pages";
 import { useMoney } from "./case-text";
 import { assertNever } from "@/lib/orders/machine";
-import { orderHref } from "@/lib/http/record-pages";
 
 /** What a resolution did, in words: the refund asked for, the order made, the grants written, the take-back owed again. */
 export function ResolveOutcome({ outcome, tenant }: { outcome: ResolveCaseOutcome; tenant: string }) {

@@ -13,18 +13,18 @@ import { Link } from "@/components/ui/link";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { OrderCell } from "@/components/orders/order-cell";
+import { useListKeys } from "@/components/ui/keyboard";
 import { OUTBOX_DELIVERIES } from "@/lib/outbox/delivery-status";
 import { TOPIC_WORD } from "@/lib/outbox/topic-names";
 import { OUTBOX_TOPICS } from "@/lib/outbox/topics";
 import type { DeliveriesModel } from "@/lib/read/deliveries";
 import { readModel } from "@/lib/read/wire";
+import { deliveryHref } from "@/lib/http/record-pages";
 import { DeliveryStatusBadge } from "./delivery-status";
 import { BulkResend } from "./bulk-resend";
 import { HealthTable } from "./health-table";
 import { TestSendForm } from "./test-send-form";
-import { deliveryHref } from "@/lib/http/record-pages";
-import { OrderCell } from "@/components/orders/order-cell";
-import { useListKeys } from "@/components/ui/keyboard";
 
 /** The list's queries; a message's own is under it (delivery-view.tsx), so one prefix names both. */
 export const DELIVERIES_KEY = ["deliveries"] as const;

@@ -1,6 +1,5 @@
 import { useTranslations } from "next-intl";
 import type { OutboxDelivery } from "@/lib/orders/timeline";
-import {  } from "@/lib/http/record-pages";
 
 const TONE: Readonly<Record<OutboxDelivery, string>> = {
   queued: "bg-slate-100 text-slate-800",
@@ -19,4 +18,3 @@ export function DeliveryStatusBadge({ delivery }: { delivery: OutboxDelivery }) 
     </span>
   );
 }
-

@@ -11,8 +11,8 @@ import type { PaymentFacts } from "@/lib/orders/payment";
 import type { PendingRefundApproval, RefusedRefund } from "@/lib/orders/refund-history";
 import type { Dwell } from "@/lib/orders/stuck";
 import type { OrderSnapshot } from "@/lib/orders/types";
-import { useFormatDuration } from "./orders-duration";
 import { orderHref } from "@/lib/http/record-pages";
+import { useFormatDuration } from "./orders-duration";
 
 // The order page's header facts: what an agent is asked about first (product, when, how it was
 // paid, how much, who), and the flags that change what they should do (stuck, a refund already

@@ -7,8 +7,8 @@ import { Time } from "@/components/ui/time";
 import { useListKeys } from "@/components/ui/keyboard";
 import { formatMoney } from "@/lib/format";
 import type { OrderListRow, TenantOption } from "@/lib/orders/queries/search-orders";
-import { Duration, useFormatDuration } from "./orders-duration";
 import { orderHref } from "@/lib/http/record-pages";
+import { Duration, useFormatDuration } from "./orders-duration";
 
 /** One row per order; the order no opens the order page. */
 export function OrdersTable({ rows, tenants }: { rows: readonly OrderListRow[]; tenants: readonly TenantOption[] }) {

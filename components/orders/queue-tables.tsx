@@ -5,8 +5,8 @@ import { Time } from "@/components/ui/time";
 import { useListKeys } from "@/components/ui/keyboard";
 import { formatMoney } from "@/lib/format";
 import type { StuckOrder } from "@/lib/read/queues";
-import { useFormatDuration } from "./orders-duration";
 import { orderHref } from "@/lib/http/record-pages";
+import { useFormatDuration } from "./orders-duration";
 
 // Rendered inside the live queues (a client component), so nothing here may touch the server.
 

@@ -10,10 +10,10 @@ import { PageLoading, Placeholder } from "@/components/ui/page-loading";
 import { Table } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { useListKeys } from "@/components/ui/keyboard";
+import { OrderCell } from "@/components/orders/order-cell";
 import type { RefundReviewsModel } from "@/lib/read/refund-reviews";
 import { readModel } from "@/lib/read/wire";
 import { playerHref, refundReviewHref } from "@/lib/http/record-pages";
-import { OrderCell } from "@/components/orders/order-cell";
 
 
 /**

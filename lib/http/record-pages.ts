@@ -41,18 +41,18 @@ export function recordOfPath<const Names extends readonly string[]>(page: Record
   return record as Record<Names[number], string>;
 }
 
-/** A record page's address from its segments, each encoded: what recordOfPath reads back. */
-function address(...segments: readonly (string | number)[]): string {
-  return segments.map((segment, i) => (i === 0 ? `/${segment}` : encodeURIComponent(String(segment)))).join("/");
+/** The page at `base` for a record: each of its segments encoded, so recordOfPath reads back the same record. */
+function address(base: string, ...segments: readonly (string | number)[]): string {
+  return [base, ...segments.map((segment) => encodeURIComponent(String(segment)))].join("/");
 }
 
 /** An order's page. */
-export const orderHref = (tenantId: string, orderNo: string) => address("orders", tenantId, orderNo);
+export const orderHref = (tenantId: string, orderNo: string) => address("/orders", tenantId, orderNo);
 /** A player's page in a product. */
-export const playerHref = (tenantId: string, playerId: string) => address("players", tenantId, playerId);
+export const playerHref = (tenantId: string, playerId: string) => address("/players", tenantId, playerId);
 /** A store refund review's page. */
-export const refundReviewHref = (id: number | string) => address("refund-reviews", id);
+export const refundReviewHref = (id: number | string) => address("/refund-reviews", id);
 /** An outbox message's page. */
-export const deliveryHref = (id: number | string) => address("deliveries", id);
+export const deliveryHref = (id: number | string) => address("/deliveries", id);
 /** A staff member's page. */
-export const staffUserHref = (id: number | string) => address("admin/users", id);
+export const staffUserHref = (id: number | string) => address("/admin/users", id);

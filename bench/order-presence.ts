@@ -19,6 +19,7 @@ import type { Metric } from "./lib/results";
 import { isMain, runAlone, type Bench } from "./lib/runner";
 import { pidsCpu, startConsole, webMs } from "./lib/server";
 import { count, ms, percentile, sleep } from "./lib/stats";
+import { POLL_SECONDS, PRESENCE_TTL_SECONDS } from "@/lib/presence/timing";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3760);
 const TENANT = "fangzhou";
@@ -26,7 +27,7 @@ const PAGES = 50;
 /** Two pages on each order, by two different people: every page has a colleague to show. */
 const ORDERS = PAGES / 2;
 const STAFF = ["agent@example.com", "ops@example.com", "manager@example.com"] as const;
-const POLL_MS = 3_000;
+const POLL_MS = POLL_SECONDS * 1000;
 const ROUNDS = 2;
 /** Presence may cost at most this many times the poll it replaced (CPU of the web processes). */
 const TARGET_RATIO = 2;
@@ -174,7 +175,7 @@ export const orderPresenceBench: Bench = {
             `Fresh database (seedDemo, dense history), the demo staff, external delivery (idle worker); \`npm start\` with ${server.processCpu().web.size} web processes.`,
             `${PAGES} pages on ${ORDERS} ${TENANT} orders, two on each, signed in as ${STAFF.join(", ")} in turn (so each page has a colleague on its order: a non-empty "who else"). Each page polls every ${POLL_MS / 1000} s from a random phase, over one keep-alive agent of ${PAGES} sockets, as the page does: presence on = \`POST /api/console/orders/{tenant}/{orderNo}/presence\` with its tab id, version and request number (renews its row, answers version, changes and who else); off = \`GET /api/console/orders/{tenant}/{orderNo}\` (issue 25's version probe).`,
             `CPU is utime + stime from /proc: the web processes of \`npm start\`'s group (worker apart), and the PostgreSQL backends connected to the bench database (pg_stat_activity), summed before and after each ${seconds} s window. Each round measures no page, then off, then on; the figures are the rounds' mean. Per round: ${rounds.join("; ")}.`,
-            `Rows in order_presence still live at the end: ${left[0]!.n} (of ${PAGES} tabs; they expire ${15} s after their last poll).`,
+            `Rows in order_presence still live at the end: ${left[0]!.n} (of ${PAGES} tabs; they expire ${PRESENCE_TTL_SECONDS} s after their last poll).`,
           ],
         };
       } finally {

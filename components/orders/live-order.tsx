@@ -8,12 +8,14 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { useAnyDialogOpen } from "@/components/ui/dialog";
 import { Time } from "@/components/ui/time";
+import { isRole } from "@/lib/auth/permissions";
 import type { OrderLive } from "@/lib/presence/order-presence";
+import { POLL_SECONDS } from "@/lib/presence/timing";
 import { isOrderState } from "@/lib/orders/machine";
 import { postModel } from "@/lib/read/wire";
 import { EventName } from "./names";
 
-const POLL_MS = 3_000;
+const POLL_MS = POLL_SECONDS * 1000;
 
 interface LiveOrderState {
   /** The latest answer of the order's poll: its version, what changed, who else is here. */
@@ -22,6 +24,10 @@ interface LiveOrderState {
   readonly pageVersion: number;
   /** A form stands on `basis`: the poll names the changes after it. Returns the release. */
   readonly hold: (basis: number) => () => void;
+  /** The poll has seen a version newer than the page's. */
+  readonly moved: boolean;
+  /** A dialog is open: the page holds still. */
+  readonly reading: boolean;
 }
 
 const LiveOrderContext = createContext<LiveOrderState | null>(null);
@@ -102,7 +108,7 @@ export function LiveOrderProvider({ tenant, orderNo, version, children }: { tena
         return next;
       });
   }, []);
-  const state = useMemo(() => ({ live: data, pageVersion: version, hold }), [data, version, hold]);
+  const state = useMemo(() => ({ live: data, pageVersion: version, hold, moved, reading }), [data, version, hold, moved, reading]);
   return <LiveOrderContext.Provider value={state}>{children}</LiveOrderContext.Provider>;
 }
 
@@ -110,8 +116,8 @@ export function LiveOrderProvider({ tenant, orderNo, version, children }: { tena
 export function LiveOrder() {
   const t = useTranslations("orderPage");
   const context = useContext(LiveOrderContext);
-  const reading = useAnyDialogOpen();
-  const moved = context?.live !== undefined && context.live.version > context.pageVersion;
+  const reading = context?.reading ?? false;
+  const moved = context?.moved ?? false;
   return (
     <span className="inline-flex flex-wrap items-center justify-end gap-x-3 gap-y-1">
       <OthersHere present={context?.live?.present ?? []} />
@@ -149,11 +155,6 @@ function OthersHere({ present }: { present: OrderLive["present"] }) {
       )}
     </span>
   );
-}
-
-const ROLES = ["agent", "ops", "manager", "admin"] as const;
-function isRole(role: string): role is (typeof ROLES)[number] {
-  return (ROLES as readonly string[]).includes(role);
 }
 
 /**

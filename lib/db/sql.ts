@@ -87,6 +87,6 @@ export async function one<S extends z.ZodType>(db: Queryable, schema: S, stateme
 }
 
 /** A statement run for its effect: how many rows it touched. */
-export async function execute(db: Queryable, text: string, values: readonly unknown[] = []): Promise<number> {
-  return (await db.query(text, values as unknown[])).rowCount ?? 0;
+export async function execute(db: Queryable, statement: Statement, values: readonly unknown[] = []): Promise<number> {
+  return (await run(db, statement, values)).rowCount ?? 0;
 }

@@ -9,7 +9,8 @@ import type { OrderSnapshot } from "@/lib/orders/types";
 import { createOrder } from "@/lib/seed/orders";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
-import { heartbeat, leave, PRESENCE_TTL_SECONDS, sweepPresence } from "./order-presence";
+import { heartbeat, leave, sweepPresence } from "./order-presence";
+import { PRESENCE_TTL_SECONDS } from "./timing";
 
 // Presence as the database keeps it: who else is on the order, under the expiry the database's own
 // clock decides (a short TTL instead of long sleeps), cleaned up by the next poll and by the sweep,

@@ -1,20 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import { execute, maybeOne, prepared, type Queryable } from "@/lib/db/sql";
+import { PRESENCE_TTL_SECONDS } from "./timing";
 
 // Who has an order open in the console, kept in PostgreSQL (prisma/migrations/20261206090000_order_presence)
 // so that any web process on any node answers the same: an open order page's one poll
-// (components/orders/live-order.tsx, every POLL_SECONDS) renews its own row, and the same statement
+// (components/orders/live-order.tsx, every POLL_SECONDS of ./timing.ts) renews its own row, and the same statement
 // answers what the page needs to stay live — the order's version, the changes since the version the
 // page (or its oldest open form) stands on, and who else is here. One round trip, one small write.
 
-/** How often an open, visible order page polls. */
-export const POLL_SECONDS = 3;
-/**
- * How long a row outlives its last poll: a few missed polls (a slow network, a busy machine) do not
- * make a colleague flicker away; a crashed tab or a dead node is gone within this.
- */
-export const PRESENCE_TTL_SECONDS = 15;
 /** At most this many of the latest changes are named to a page that fell behind: the form says who and what, not the whole history. */
 export const MAX_CHANGES = 5;
 
@@ -145,7 +139,7 @@ export function heartbeat(db: Queryable, call: PresenceCall & { readonly since: 
  * or the tab had already left or polled again since.
  */
 export function leave(db: Queryable, call: PresenceCall, ttlSeconds: number = PRESENCE_TTL_SECONDS): Promise<number> {
-  return execute(db, LEAVE.text, [call.tenantId, call.orderNo, call.staffId, call.tabId, ttlSeconds, call.seq ?? null]);
+  return execute(db, LEAVE, [call.tenantId, call.orderNo, call.staffId, call.tabId, ttlSeconds, call.seq ?? null]);
 }
 
 /**

@@ -10,12 +10,20 @@ import { RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 // the view opens from. The routes are the views' own, scoped to the caller: a prefetch reads nothing
 // a click would not.
 
+/**
+ * How long a prefetched (or shown) record counts as fresh: a hover just before the click is not read
+ * again when the view opens; anything older is shown at once from the cache and read again behind it.
+ * Part of each query, so the view and the prefetch agree.
+ */
+const RECORD_FRESH_MS = 5_000;
+
 /** The order page's query: its read model, read again when the order moves or a form changed it. */
 export function orderPageQuery(tenant: string, orderNo: string) {
   return {
     queryKey: ["order-page", tenant, orderNo] as const,
     queryFn: ({ signal }: { signal?: AbortSignal }) =>
       readModel<OrderPageModel>(`/api/console/orders/${encodeURIComponent(tenant)}/${encodeURIComponent(orderNo)}/page`, signal),
+    staleTime: RECORD_FRESH_MS,
   };
 }
 
@@ -29,6 +37,7 @@ export function playerPageQuery(tenant: string, playerId: string, cursor: Player
     queryKey: ["player-page", tenant, playerId, cursor.after ?? null, cursor.before ?? null] as const,
     queryFn: ({ signal }: { signal?: AbortSignal }) =>
       readModel<PlayerPageModel>(`/api/console/players/${encodeURIComponent(tenant)}/${encodeURIComponent(playerId)}${search ? `?${search}` : ""}`, signal),
+    staleTime: RECORD_FRESH_MS,
   };
 }
 
@@ -40,6 +49,7 @@ export function refundReviewQuery(id: string) {
   return {
     queryKey: [...REFUND_REVIEWS_KEY, id] as const,
     queryFn: ({ signal }: { signal?: AbortSignal }) => readModel<RefundReviewModel>(`/api/console/refund-reviews/${encodeURIComponent(id)}`, signal),
+    staleTime: RECORD_FRESH_MS,
   };
 }
 
@@ -47,13 +57,8 @@ export function refundReviewQuery(id: string) {
 export interface RecordQuery {
   readonly queryKey: readonly unknown[];
   readonly queryFn: (context: { signal?: AbortSignal }) => Promise<unknown>;
+  readonly staleTime: number;
 }
-
-/**
- * How long a prefetched (or shown) record counts as fresh: a hover just before the click is not read
- * again when the view opens; anything older is shown at once from the cache and read again behind it.
- */
-export const RECORD_FRESH_MS = 5_000;
 
 /**
  * The query of the record page a console link leads to, or null when it leads to no record page
@@ -76,12 +81,10 @@ export function recordQueryOfHref(href: string): RecordQuery | null {
 }
 
 /**
- * Reads the record a link leads to into the cache, unless a fresh copy is there or on its way (one
- * request per record however often the pointer comes back). A failed prefetch is forgotten: the view
- * reads again on its own and shows the refusal as it would have.
+ * Reads a link's record into the cache, unless a fresh copy is there or on its way (one request per
+ * record however often the pointer comes back). A failed prefetch is forgotten: the view reads again
+ * on its own and shows the refusal as it would have.
  */
-export function prefetchRecord(client: QueryClient, href: string): void {
-  const query = recordQueryOfHref(href);
-  if (!query) return;
-  void client.prefetchQuery({ ...query, staleTime: RECORD_FRESH_MS });
+export function prefetchRecord(client: QueryClient, query: RecordQuery): void {
+  void client.prefetchQuery(query);
 }

@@ -23,7 +23,7 @@ import { Breakable } from "@/components/ui/breakable";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
-import { orderPageQuery, RECORD_FRESH_MS } from "@/components/record-queries";
+import { orderPageQuery } from "@/components/record-queries";
 import type { OrderPageModel } from "@/lib/read/order-page";
 import { orderHref, RECORD_PAGES, recordOfPath } from "@/lib/http/record-pages";
 
@@ -40,9 +40,8 @@ export function OrderPageView() {
   const client = useQueryClient();
   const query = orderPageQuery(tenant, orderNo);
   const { data, error } = useQuery({
-    ...query,
     // Opened from the cache (a link's prefetch, back or forward), then read again unless just read.
-    staleTime: RECORD_FRESH_MS,
+    ...query,
     // The version poll says when the order moved; a refetch on focus would change a form's basis under it.
     refetchOnWindowFocus: false,
     retry: retryRead,

@@ -7,7 +7,7 @@ import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { ExceptionKindName } from "@/components/orders/names";
 import { StateBadge } from "@/components/orders/state-badge";
 import { RefundWatchBanner } from "@/components/players/refund-watch-banner";
-import { playerPageQuery, RECORD_FRESH_MS } from "@/components/record-queries";
+import { playerPageQuery } from "@/components/record-queries";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Link } from "@/components/ui/link";
 import { RecordLoading } from "@/components/ui/page-loading";
@@ -36,9 +36,8 @@ export function PlayerPageView() {
   const query = useSearchParams();
   const cursor: PlayerPageCursor = { after: query.get("after") ?? undefined, before: query.get("before") ?? undefined };
   const { data, error } = useQuery({
-    ...playerPageQuery(tenant, playerId, cursor),
     // Opened from the cache (a link's prefetch, back or forward), then read again unless just read.
-    staleTime: RECORD_FRESH_MS,
+    ...playerPageQuery(tenant, playerId, cursor),
     retry: retryRead,
   });
   useRecordTitle(useTranslations("player")("pageTitle", { playerId }));

@@ -10,7 +10,7 @@ import { AnswerTable } from "@/components/refund-reviews/answer-table";
 import { ReviewProblemNotice } from "@/components/refund-reviews/review-last-error";
 import { ReviewStatusBadge, TimeLeft } from "@/components/refund-reviews/review-status";
 import { SendAnswerForm } from "@/components/refund-reviews/send-answer-form";
-import { RECORD_FRESH_MS, REFUND_REVIEWS_KEY, refundReviewQuery } from "@/components/record-queries";
+import { REFUND_REVIEWS_KEY, refundReviewQuery } from "@/components/record-queries";
 import { Link } from "@/components/ui/link";
 import { RecordLoading } from "@/components/ui/page-loading";
 import { useRecordTitle } from "@/components/ui/record-title";
@@ -33,9 +33,8 @@ export function RefundReviewView() {
   const { id } = recordOfPath(RECORD_PAGES.refundReview, usePathname()) ?? notFound();
   const client = useQueryClient();
   const { data, error } = useQuery({
-    ...refundReviewQuery(id),
     // Opened from the cache (a link's prefetch, back or forward), then read again unless just read.
-    staleTime: RECORD_FRESH_MS,
+    ...refundReviewQuery(id),
     retry: retryRead,
   });
   const refresh = useCallback(() => {

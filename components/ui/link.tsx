@@ -30,13 +30,14 @@ export function Link({ href, onMouseEnter, onMouseLeave, onFocus, ...anchor }: O
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   if (/^\/[^#]*#./.test(href)) return <a href={href} onMouseEnter={onMouseEnter} onMouseLeave={onMouseLeave} onFocus={onFocus} {...anchor} />;
-  if (!client || !recordQueryOfHref(href)) {
+  const record = client ? recordQueryOfHref(href) : null;
+  if (!client || !record) {
     return <NextLink href={href} prefetch={false} onMouseEnter={onMouseEnter} onMouseLeave={onMouseLeave} onFocus={onFocus} {...anchor} />;
   }
   // The record's model, and the page's shell: a static file, the same for every record, which the
   // click would otherwise ask for first (Next's router then keeps it).
   const prefetch = () => {
-    prefetchRecord(client, href);
+    prefetchRecord(client, record);
     router.prefetch(href);
   };
   const intent = {

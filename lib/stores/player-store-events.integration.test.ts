@@ -71,4 +71,13 @@ describe("a player's store refunds", () => {
     ]);
     expect((await playerSummary(T, player)).money).toMatchObject([{ paid: 6_00, refundedOrders: 0, refunded: 0 }]);
   });
+
+  it("shows an App Store refund prorated at 100% as a full refund, as the ledger took it", async () => {
+    const order = await deliveredStoreOrder(T, "tx-whole");
+    const player = (await getPool().query<{ player_id: string }>(`SELECT player_id FROM orders WHERE id = $1`, [order.id])).rows[0]!.player_id;
+    const body = await appleNotificationBody(apple, { type: "REFUND", transactionId: "tx-whole", signedAt: T0 + 10 * 60_000, proratedMilliPercent: 100_000 });
+    expect((await postAppleNotification(T, body)).status).toBe(200);
+    expect((await playerStoreEvents(T, player)).events.map((e) => [e.type, e.partial, e.refundedAmount])).toEqual([["REFUND", false, null]]);
+    expect((await playerSummary(T, player)).money).toMatchObject([{ paid: 6_00, refundedOrders: 1, refunded: 6_00 }]);
+  });
 });

@@ -53,10 +53,13 @@ export interface PlayerStoreEvents {
   readonly reversals: number;
 }
 
+// An App Store refund is partial by refundMeasure's rule (lib/stores/apple/model.ts): prorated, with
+// a share under 100% (100,000 milli-percent); a prorated refund of the whole is a full refund.
 export const PLAYER_STORE_EVENTS_SQL = `
   SELECT n.id::int AS id, o.order_no AS "orderNo", n.store, n.type,
          (n.subtype IS NOT DISTINCT FROM 'QUANTITY_BASED_PARTIAL_REFUND'
-          OR n.type = 'REFUND' AND n.payload #>> '{data,transactionInfo,revocationType}' IS NOT DISTINCT FROM 'REFUND_PRORATED') AS partial,
+          OR n.type = 'REFUND' AND n.payload #>> '{data,transactionInfo,revocationType}' IS NOT DISTINCT FROM 'REFUND_PRORATED'
+             AND COALESCE((n.payload #>> '{data,transactionInfo,revocationPercentage}')::numeric < 100000, false)) AS partial,
          n.outcome, n.transaction_id AS "transactionId", n.refunded_amount AS "refundedAmount", o.currency,
          n.signed_at AS "signedAt", n.deadline_at AS "deadlineAt",
          count(*) FILTER (WHERE n.type IN ('REFUND', 'VOIDED_PURCHASE') AND n.outcome <> 'unchanged') OVER ()::int AS refunds,

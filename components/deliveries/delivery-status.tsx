@@ -1,5 +1,5 @@
 import { useTranslations } from "next-intl";
-import type { OutboxDelivery } from "@/lib/orders/timeline";
+import type { OutboxDelivery } from "@/lib/outbox/delivery-status";
 
 const TONE: Readonly<Record<OutboxDelivery, string>> = {
   queued: "bg-slate-100 text-slate-800",

@@ -20,8 +20,14 @@ import { DELIVERIES_KEY } from "./deliveries-view";
 import { DeliveryStatusBadge } from "./delivery-status";
 import { ResendForm } from "./resend-form";
 
-/** Read again every few seconds while the relay still has the message (queued or retrying): a resend shows delivered without a reload. */
+/**
+ * While the relay still has the message (it has a next attempt), the page reads it again at that
+ * attempt, but no sooner than POLL_MS and no later than POLL_MAX_MS: a resend shows delivered within
+ * seconds, and a message backing off for an hour is not read every two seconds meanwhile (nor does a
+ * read during the relay's claim, whose lease is the next attempt, wait out the lease).
+ */
 const POLL_MS = 2_000;
+const POLL_MAX_MS = 10_000;
 
 function deliveryKey(id: string) {
   return [...DELIVERIES_KEY, "message", id] as const;
@@ -40,8 +46,8 @@ export function DeliveryView() {
     queryKey: deliveryKey(id),
     queryFn: ({ signal }) => readModel<DeliveryModel>(`/api/console/deliveries/${encodeURIComponent(id)}`, signal),
     refetchInterval: (query) => {
-      const delivery = query.state.data?.message.delivery;
-      return delivery === "queued" || delivery === "retrying" ? POLL_MS : false;
+      const next = query.state.data?.message.nextAttemptAt;
+      return next ? Math.min(POLL_MAX_MS, Math.max(POLL_MS, next.getTime() - Date.now())) : false;
     },
     retry: retryRead,
   });

@@ -9,9 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import type { TenantChoice } from "@/lib/audit/queries/tenant-choices";
 import type { ActionResult } from "@/lib/auth/action";
-import type { TestEndpoint, TestSendResult } from "@/lib/deliveries/test-send";
-
-const ENDPOINTS: readonly TestEndpoint[] = ["webhook", "grant", "revoke"];
+import type { TestSendResult } from "@/lib/deliveries/test-send";
+import { TEST_ENDPOINTS, type TestEndpoint } from "@/lib/deliveries/test-endpoints";
 
 /** A signed ping to one of a product's endpoints: its status, its latency, and whether it answered in time. */
 export function TestSendForm({ tenants }: { tenants: readonly TenantChoice[] }) {
@@ -41,7 +40,7 @@ export function TestSendForm({ tenants }: { tenants: readonly TenantChoice[] }) 
         </Field>
         <Field label={t("endpoint")} htmlFor={`${id}-endpoint`}>
           <Select id={`${id}-endpoint`} name="endpoint">
-            {ENDPOINTS.map((e) => (
+            {TEST_ENDPOINTS.map((e) => (
               <option key={e} value={e}>
                 {t(`endpoints.${e}`)}
               </option>

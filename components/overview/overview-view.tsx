@@ -59,7 +59,7 @@ export function OverviewView() {
         <SearchBox id="overview-search" variant="page" />
       </section>
 
-      {m.failingEndpoints.length > 0 ? <FailingEndpoints endpoints={m.failingEndpoints} /> : null}
+      {m.failingEndpoints.length > 0 ? <FailingEndpoints endpoints={m.failingEndpoints} minutes={m.failingAfterMinutes} /> : null}
 
       <section aria-labelledby="overview-attention-heading">
         <h2 id="overview-attention-heading" className="sr-only">
@@ -203,12 +203,12 @@ function OverviewLoading() {
   );
 }
 
-/** Webhook endpoints failing every attempt for more than 15 minutes: a game server is not hearing us. */
-function FailingEndpoints({ endpoints }: { endpoints: OverviewModel["failingEndpoints"] }) {
+/** Webhook endpoints failing every attempt for more than `minutes`: a game server is not hearing us. */
+function FailingEndpoints({ endpoints, minutes }: { endpoints: OverviewModel["failingEndpoints"]; minutes: number }) {
   const t = useTranslations("overview.failingEndpoints");
   return (
     <Alert tone="warning">
-      <span className="font-medium">{t("title")}</span>
+      <span className="font-medium">{t("title", { minutes })}</span>
       <ul className="mt-1 space-y-1" data-testid="overview-failing-endpoints">
         {endpoints.map((e) => (
           <li key={`${e.tenantId} ${e.url}`}>

@@ -13,7 +13,8 @@ import { REVIEW_ANSWER_TOPIC } from "@/lib/outbox/answer-topic";
 import { ensureTenant, tenantSpec } from "@/lib/seed/tenants";
 import { useFreshDatabase } from "@/lib/test/database";
 import { signInAs } from "@/lib/test/session";
-import { MAX_RESEND_BATCH, previewResend, runResendChunk, startResendBatch } from "./bulk-resend";
+import { previewResend, runResendChunk, startResendBatch } from "./bulk-resend";
+import { MAX_RESEND_BATCH } from "./resend-limit";
 import { resendMessage } from "./resend";
 
 // Bulk resend (issue 27, item 2): every dead webhook message of a product since a time, previewed

@@ -16,7 +16,6 @@ import { MAX_RESEND_BATCH } from "./resend-limit";
 // crashed after a resend, or two runners racing for one item, resend it once. A message that is no
 // longer dead when its turn comes (someone resent it, the relay has it) is skipped and counted.
 
-export { MAX_RESEND_BATCH };
 /** Messages shown in the preview. */
 export const RESEND_SAMPLE_SIZE = 10;
 

@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { rows, type Queryable } from "@/lib/db/sql";
-import { DELIVERY_CONDITION, NO_WEBHOOK, outboxDelivery, type OutboxDelivery } from "@/lib/outbox/delivery-status";
+import { DELIVERY_CONDITION, outboxDelivery, type OutboxDelivery } from "@/lib/outbox/delivery-status";
+import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
 import type { DeliveryCursor, DeliveryFilters } from "./delivery-filters";
 
 // The deliveries page's list: outbox messages of the caller's tenants, newest first, in keyset pages.

@@ -4,8 +4,7 @@ import { audit } from "@/lib/audit/record";
 import { execute, maybeOne } from "@/lib/db/sql";
 import { transaction, type PrismaTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
-import { outboxDelivery, resendable, type OutboxDelivery } from "@/lib/outbox/delivery-status";
-import { isWebhookTopic } from "@/lib/outbox/topics";
+import { outboxDelivery, resendRefusal, type OutboxDelivery } from "@/lib/outbox/delivery-status";
 
 // A person sends an outbox message to its tenant's webhook again (issue 27, item 3): "we never got
 // it", or "we lost it on our side". It is the same message — same id, so the same
@@ -60,9 +59,10 @@ export async function resendMessage(input: ResendInput): Promise<ResendResult> {
         input.requestKey,
       ]);
       if (earlier) return { result: "duplicate", messageId: earlier.messageId };
-      if (!isWebhookTopic(message.topic)) return { result: "not-a-webhook", messageId: input.messageId };
       const was = outboxDelivery(message);
-      if (!resendable(was)) return { result: "on-its-way", messageId: input.messageId, delivery: was };
+      const refused = resendRefusal(message.topic, was);
+      if (refused === "not-a-webhook") return { result: refused, messageId: input.messageId };
+      if (refused === "on-its-way") return { result: refused, messageId: input.messageId, delivery: was };
 
       await execute(tx.client, `INSERT INTO outbox_resends (tenant_id, message_id, request_key, actor, reason) VALUES ($1, $2, $3, $4, $5)`, [
         input.tenantId,

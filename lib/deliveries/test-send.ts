@@ -5,24 +5,23 @@ import { audit } from "@/lib/audit/record";
 import { maybeOne } from "@/lib/db/sql";
 import { getPool } from "@/lib/db/pool";
 import { MESSAGE_ID_HEADER, TOPIC_HEADER } from "@/lib/jobs/signature";
+import { CALL_TIMEOUT_MS } from "@/lib/jobs/leased-call";
 import { postSigned } from "@/lib/jobs/signed-post";
+import type { TestEndpoint } from "./test-endpoints";
 
 // A test send (issue 27, item 4): a signed `ping` to one of a tenant's endpoints — its webhook, its
 // grant endpoint, its revoke endpoint — signed and sent exactly as the worker's real calls are, so a
 // game's team can check their verifier and their network path before a real event depends on it.
 // It changes no order and enqueues nothing; the attempt is the audit fact.
 
-export const TEST_ENDPOINTS = ["webhook", "grant", "revoke"] as const;
-export type TestEndpoint = (typeof TEST_ENDPOINTS)[number];
-
 /** The topic a ping carries in x-orderops-topic: a receiver acknowledges it and does nothing. */
 export const PING_TOPIC = "ping";
 
 /**
- * How long a ping waits: the relay's own per-request timeout (lib/jobs/leased-call.ts), so "in time"
- * means what it means for a real delivery — an answer before the relay would have given up.
+ * How long a ping waits: the relay's own per-request timeout, so "in time" means what it means for a
+ * real delivery — an answer before the relay would have given up.
  */
-export const TEST_TIMEOUT_MS = 10_000;
+export const TEST_TIMEOUT_MS = CALL_TIMEOUT_MS;
 
 export type TestSendResult =
   | { readonly outcome: "not-configured"; readonly endpoint: TestEndpoint }

@@ -28,11 +28,14 @@ export interface LeasedCallOptions {
   readonly pool?: pg.Pool;
 }
 
+/** How long the worker waits for one call to a tenant's endpoint, unless told otherwise. */
+export const CALL_TIMEOUT_MS = 10_000;
+
 export type LeasedCallSettings = Required<Omit<LeasedCallOptions, "now">> & { readonly now: Date | undefined };
 
 /** The options with every default filled in; a job names its own batch size and concurrency. */
 export function leasedCallSettings(options: LeasedCallOptions, defaults: { readonly batchSize: number; readonly concurrency: number }): LeasedCallSettings {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
   return {
     batchSize: options.batchSize ?? defaults.batchSize,
     fetch: options.fetch ?? globalThis.fetch,

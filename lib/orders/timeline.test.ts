@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NO_WEBHOOK } from "@/lib/outbox/no-webhook";
-import { countByKind, exceptionClosing, mergeTimeline, outboxDelivery, outboxRecipient, type TimelineSources } from "./timeline";
+import { outboxDelivery } from "@/lib/outbox/delivery-status";
+import { countByKind, exceptionClosing, mergeTimeline, outboxRecipient, type TimelineSources } from "./timeline";
 
 const t = (seconds: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, seconds));
 

@@ -7,6 +7,8 @@ import { REVIEW_ANSWER_TOPIC } from "@/lib/outbox/answer-topic";
 import type { Refusal } from "@/lib/problems";
 import { systemReason, type SystemReason } from "./system-reasons";
 import type { GrantRecord, TransitionRecord } from "./types";
+// What a message is now (queued, retrying, delivered, not sent, dead): one rule, shared with the deliveries page.
+import { outboxDelivery, type OutboxDelivery } from "@/lib/outbox/delivery-status";
 
 export interface ApprovalRecord {
   readonly id: number;
@@ -73,10 +75,6 @@ export interface TimelineSources {
   readonly auditFacts: readonly OrderAuditFact[];
 }
 
-// What a message is now (queued, retrying, delivered, not sent, dead): one rule, in lib/outbox, shared
-// with the deliveries page and its status filter.
-import { outboxDelivery, type OutboxDelivery } from "@/lib/outbox/delivery-status";
-export { outboxDelivery, type OutboxDelivery };
 
 /** How a case (an order_exceptions row) ended, derived once from its status. */
 export type ExceptionClosing = "resolved" | "dismissed";

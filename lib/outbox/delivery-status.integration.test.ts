@@ -3,7 +3,8 @@ import { z } from "zod";
 import { getPool } from "@/lib/db/pool";
 import { rows } from "@/lib/db/sql";
 import { useFreshDatabase } from "@/lib/test/database";
-import { DELIVERY_CONDITION, NO_WEBHOOK, OUTBOX_DELIVERIES, outboxDelivery } from "./delivery-status";
+import { DELIVERY_CONDITION, OUTBOX_DELIVERIES, outboxDelivery } from "./delivery-status";
+import { NO_WEBHOOK } from "./no-webhook";
 
 // The status filter's SQL and the status the page shows are one rule: every row matches exactly the
 // condition of the status outboxDelivery() gives it, over every kind of row the relay leaves.

@@ -3,6 +3,7 @@
 // filter never lists a row under a status the page would not show it in. Pure.
 // delivery-status.integration.test.ts checks the two agree on every kind of row.
 import { NO_WEBHOOK } from "./no-webhook";
+import { isWebhookTopic } from "./topics";
 
 export type OutboxDelivery = "delivered" | "no-webhook" | "dead" | "retrying" | "queued";
 
@@ -33,9 +34,15 @@ export const DELIVERY_CONDITION: Readonly<Record<OutboxDelivery, (nw: () => stri
   dead: () => `m.status = 'dead'`,
 };
 
-export { NO_WEBHOOK };
+/** Why a person may not send a message again now: a store's answer goes again from its review page. */
+export type ResendRefusal = "not-a-webhook" | "on-its-way";
 
-/** Whether a person may send the message again: delivered (or not sent for want of a webhook) or dead; never while it is on its way. */
-export function resendable(delivery: OutboxDelivery): boolean {
-  return delivery === "delivered" || delivery === "dead" || delivery === "no-webhook";
+/**
+ * Whether a person may send the message again, and if not why: only a webhook message, and only once
+ * it is delivered (or not sent for want of a webhook) or dead, never while it is on its way. The
+ * resend itself and the page that offers it both ask this.
+ */
+export function resendRefusal(topic: string, delivery: OutboxDelivery): ResendRefusal | null {
+  if (!isWebhookTopic(topic)) return "not-a-webhook";
+  return delivery === "queued" || delivery === "retrying" ? "on-its-way" : null;
 }

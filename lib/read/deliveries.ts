@@ -4,12 +4,11 @@ import { tenantsToRead } from "@/lib/audit/queries/filters";
 import { can } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/staff";
 import { snapshot } from "@/lib/db/transaction";
-import { resendable } from "@/lib/outbox/delivery-status";
+import { resendRefusal, type ResendRefusal } from "@/lib/outbox/delivery-status";
 import { DELIVERIES_PAGE_SIZE, parseDeliverySearch, type DeliveryCursor, type DeliveryField, type DeliveryFilters, type ParsedDeliverySearch } from "@/lib/deliveries/delivery-filters";
 import { endpointHealth, type EndpointHealth } from "@/lib/deliveries/endpoint-health";
 import { findDelivery, type DeliveryRecord } from "@/lib/deliveries/find-delivery";
 import { listDeliveries, type DeliveryListRow } from "@/lib/deliveries/list-deliveries";
-import { isWebhookTopic } from "@/lib/outbox/topics";
 import type { FieldProblem } from "@/lib/problems";
 
 // The deliveries pages' read models (issue 27): every outbox message of the caller's products, and
@@ -49,13 +48,12 @@ export interface DeliveryModel {
   /** The viewer's role may send messages again (the action checks this and the message again). */
   readonly maySend: boolean;
   /** Why this message cannot be sent again now: on its way already, or a store's answer; null when it can. */
-  readonly resendBlocked: "on-its-way" | "not-a-webhook" | null;
+  readonly resendBlocked: ResendRefusal | null;
 }
 
 /** One message the scope rule (outboxMessageScope) found in the caller's products; null when gone since. */
 export async function readDelivery(staff: Staff, message: { readonly id: number; readonly tenantId: string }): Promise<DeliveryModel | null> {
   const found = await snapshot(({ client }) => findDelivery(client, message.tenantId, message.id));
   if (!found) return null;
-  const blocked = !isWebhookTopic(found.topic) ? "not-a-webhook" : !resendable(found.delivery) ? "on-its-way" : null;
-  return { message: found, maySend: can(staff.role, "deliveries:send"), resendBlocked: blocked };
+  return { message: found, maySend: can(staff.role, "deliveries:send"), resendBlocked: resendRefusal(found.topic, found.delivery) };
 }

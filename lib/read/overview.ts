@@ -7,7 +7,7 @@ import { unsentRefundCounts, type UnsentRefunds } from "@/lib/cases/queries/unse
 import { stateCounts, type TenantStateCounts } from "@/lib/orders/queries/state-counts";
 import { stuckByState, stuckCounts, sumCounts, type CappedCount } from "@/lib/orders/queries/stuck-counts";
 import type { StuckState } from "@/lib/orders/stuck";
-import { endpointHealth } from "@/lib/deliveries/endpoint-health";
+import { endpointHealth, FAILING_FOR_MS } from "@/lib/deliveries/endpoint-health";
 import { getPool } from "@/lib/db/pool";
 import { pendingApprovalCounts } from "@/lib/overview/attention-counts";
 import { reviewsNearDeadline, type NearDeadline } from "@/lib/stores/reviews/near-deadline";
@@ -38,8 +38,12 @@ export interface OverviewModel {
   readonly cases: CaseCounts;
   readonly reviewsNearDeadline: ReviewsNearDeadline;
   readonly unsentRefunds: readonly UnsentRefunds[];
-  /** Webhook endpoints that have answered nothing but failures for more than 15 minutes (lib/deliveries/endpoint-health.ts). */
+  /**
+   * Webhook endpoints that have answered nothing but failures for more than `failingAfterMinutes`
+   * (lib/deliveries/endpoint-health.ts); read only for a role that may open the deliveries page it links to.
+   */
   readonly failingEndpoints: readonly { readonly tenantId: string; readonly url: string; readonly failingSince: Date }[];
+  readonly failingAfterMinutes: number;
 }
 
 export async function readOverview(staff: Staff): Promise<OverviewModel> {
@@ -51,7 +55,7 @@ export async function readOverview(staff: Staff): Promise<OverviewModel> {
     caseCounts(scope),
     reviewsNearDeadline(scope),
     unsentRefundCounts(scope),
-    endpointHealth(getPool(), scope, new Date()),
+    can(staff.role, "deliveries:view") ? endpointHealth(getPool(), scope, new Date()) : [],
   ]);
   const none: CappedCount = { count: 0, more: false };
   return {
@@ -64,5 +68,6 @@ export async function readOverview(staff: Staff): Promise<OverviewModel> {
     reviewsNearDeadline: { ...nearDeadline, withinHours: NEAR_DEADLINE_MS / 3_600_000 },
     unsentRefunds: unsent,
     failingEndpoints: health.filter((h) => h.failingTooLong).map((h) => ({ tenantId: h.tenantId, url: h.url, failingSince: h.failingSince! })),
+    failingAfterMinutes: FAILING_FOR_MS / 60_000,
   };
 }

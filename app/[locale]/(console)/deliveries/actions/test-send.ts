@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { defineAction } from "@/lib/auth/action";
 import { tenantScope } from "@/lib/auth/scope";
-import { TEST_ENDPOINTS, testSend as send, type TestSendResult } from "@/lib/deliveries/test-send";
+import { TEST_ENDPOINTS } from "@/lib/deliveries/test-endpoints";
+import { testSend as send, type TestSendResult } from "@/lib/deliveries/test-send";
 
 const input = z.object({
   tenant: z.string().trim().min(1).max(64),

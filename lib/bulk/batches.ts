@@ -71,7 +71,7 @@ export async function startBatch(input: {
   kind?: BatchKind;
   /** More for the start's audit fact (a resend batch's scope: since when). */
   detail?: Readonly<Record<string, unknown>>;
-}): Promise<{ readonly created: boolean }> {
+}): Promise<void> {
   const kind = input.kind ?? "compensation";
   return transaction(
     async ({ prisma }) => {
@@ -104,7 +104,6 @@ export async function startBatch(input: {
         },
         prisma,
       );
-      return { created: created > 0 };
     },
     { prisma: true },
   );
@@ -272,15 +271,15 @@ export interface PastBatch {
 }
 
 /**
- * The newest batches of the caller's products with their results per status: what was done after
- * which incident, by whom, and what is left (pending, failed). Two lookups: the batches by
- * (tenant_id, created_at), their items' counts by the items' key (tenant_id, batch_id).
+ * The newest compensation batches (the /bulk page's) of the caller's products with their results per
+ * status: what was done after which incident, by whom, and what is left (pending, failed). Two
+ * lookups: the batches by (tenant_id, created_at), their items' counts by the items' key (tenant_id, batch_id).
  */
-export async function listBatches(tenantIds: readonly string[], limit = 20, kind: BatchKind = "compensation"): Promise<PastBatch[]> {
+export async function listBatches(tenantIds: readonly string[], limit = 20): Promise<PastBatch[]> {
   if (tenantIds.length === 0) return [];
   const prisma = getPrisma();
   const batches = await prisma.bulkBatch.findMany({
-    where: { tenantId: { in: [...tenantIds] }, kind },
+    where: { tenantId: { in: [...tenantIds] }, kind: "compensation" },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     take: limit,
     select: { id: true, tenantId: true, createdBy: true, reason: true, total: true, createdAt: true },

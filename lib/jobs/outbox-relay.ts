@@ -140,11 +140,11 @@ interface Attempt {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** The attempt a call made; one refused before any request (an App Store answer without a key) is logged at its URL with no answer. */
-function attemptOf(sent: SignedPostResult, url: string, now: Date | undefined): Attempt {
+/** The attempt a call to `url` made at `at`; one refused before any request (an App Store answer without a key) is logged with no answer. */
+function attemptOf(sent: SignedPostResult, url: string, at: Date): Attempt {
   const exchange = sent.exchange;
-  if (!exchange) return { url, at: now ?? new Date(), status: null, latencyMs: 0, responseBody: "", headers: {} };
-  return { url: exchange.url, at: exchange.startedAt, status: sent.status, latencyMs: exchange.latencyMs, responseBody: exchange.responseBody, headers: exchange.headers };
+  if (!exchange) return { url, at, status: null, latencyMs: 0, responseBody: "", headers: {} };
+  return { url, at, status: sent.status, latencyMs: exchange.latencyMs, responseBody: exchange.responseBody, headers: exchange.headers };
 }
 
 /**
@@ -177,8 +177,9 @@ export async function relayOutbox(options: LeasedCallOptions = {}): Promise<Rela
       settlements.push({ ...about(message), status: "delivered", tried: 0, error: NO_WEBHOOK, retryInMs: null, leaseUntil: message.leaseUntil, attempt: null });
       return;
     }
+    const at = options.now ?? new Date();
     const sent = answer
-      ? await putAnswer({ fetch, message, answer, timeoutMs, now: options.now ?? new Date() })
+      ? await putAnswer({ fetch, message, answer, timeoutMs, now: at })
       : await postSigned({
           fetch,
           url: message.webhookUrl!,
@@ -188,7 +189,7 @@ export async function relayOutbox(options: LeasedCallOptions = {}): Promise<Rela
           timeoutMs,
           ...(options.now ? { now: options.now } : {}),
         });
-    const attempt = attemptOf(sent, answer ? answer.url : message.webhookUrl!, options.now);
+    const attempt = attemptOf(sent, answer ? answer.url : message.webhookUrl!, at);
     if (sent.ok) {
       settlements.push({ ...about(message), status: "delivered", tried: 1, error: null, retryInMs: null, leaseUntil: message.leaseUntil, attempt });
       return;

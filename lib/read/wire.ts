@@ -11,10 +11,7 @@ export function readModelResponse(model: unknown): Response {
 
 /** A read model route's answer; the error's code and status for anything else. */
 export async function readModel<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(url, { signal, headers: { accept: "application/json" } });
-  const text = await response.text();
-  if (!response.ok) throw new ReadError(response.status, errorCode(text));
-  return superjson.parse<T>(text);
+  return decodeModel<T>(await fetch(url, { signal, headers: { accept: "application/json" } }));
 }
 
 /**
@@ -22,7 +19,10 @@ export async function readModel<T>(url: string, signal?: AbortSignal): Promise<T
  * readModel decodes a read; its refusals throw the same ReadError.
  */
 export async function postModel<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(url, { method: "POST", signal, headers: { accept: "application/json", "content-type": "application/json" }, body: JSON.stringify(body) });
+  return decodeModel<T>(await fetch(url, { method: "POST", signal, headers: { accept: "application/json", "content-type": "application/json" }, body: JSON.stringify(body) }));
+}
+
+async function decodeModel<T>(response: Response): Promise<T> {
   const text = await response.text();
   if (!response.ok) throw new ReadError(response.status, errorCode(text));
   return superjson.parse<T>(text);

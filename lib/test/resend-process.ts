@@ -3,7 +3,7 @@
 // stdin (sent to every process at once), then makes one concurrent resend per key in RESEND_KEYS
 // and prints their results as one JSON line.
 // Run with `node --conditions=react-server --import tsx` (server-only resolves to nothing then).
-import { closePool } from "@/lib/db/pool";
+import { closePool, getPool } from "@/lib/db/pool";
 import { disconnectPrisma } from "@/lib/db/prisma";
 import { resendMessage, type ResendResult } from "@/lib/deliveries/resend";
 
@@ -17,7 +17,6 @@ async function main(): Promise<void> {
   const messageId = Number(env("RESEND_MESSAGE"));
   const keys = env("RESEND_KEYS").split(",");
   // Warm the pool first, so the calls race each other rather than the connection handshake.
-  const { getPool } = await import("@/lib/db/pool");
   await Promise.all(keys.map(() => getPool().query("SELECT 1")));
   process.stdout.write("ready\n");
   await new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));

@@ -8,7 +8,7 @@ import { AuditFilterForm } from "@/components/audit/audit-filter-form";
 import { AuditTable } from "@/components/audit/audit-table";
 import { ChainStatusLine } from "@/components/audit/chain-status";
 import { InvalidFilters } from "@/components/audit/invalid-filters";
-import { PageLinks } from "@/components/audit/page-links";
+import { auditPositions, PageLinks } from "@/components/audit/page-links";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { Alert } from "@/components/ui/alert";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
@@ -77,7 +77,7 @@ function AuditBody({ model: m }: { model: AuditModel }) {
         ) : (
           <AuditTable rows={m.page.rows} actorHref={actorHref} />
         )}
-        <PageLinks page={m.page} isFirstPage={m.firstPage} href={(extra) => auditHref(m.linkParams, extra)} />
+        <PageLinks positions={auditPositions(m.page)} isFirstPage={m.firstPage} href={(extra) => auditHref(m.linkParams, extra)} />
       </section>
 
       {m.tenants.length > 0 ? (

@@ -21,6 +21,9 @@ import { OUTBOX_TOPICS } from "@/lib/outbox/topics";
 import type { DeliveriesModel } from "@/lib/read/deliveries";
 import { readModel } from "@/lib/read/wire";
 import { deliveryHref } from "@/lib/http/record-pages";
+import { PageLinks } from "@/components/audit/page-links";
+import { searchQuery } from "@/lib/audit/queries/filters";
+import { encodeDeliveryCursor } from "@/lib/deliveries/delivery-filters";
 import { DeliveryStatusBadge } from "./delivery-status";
 import { BulkResend } from "./bulk-resend";
 import { HealthTable } from "./health-table";
@@ -29,15 +32,11 @@ import { TestSendForm } from "./test-send-form";
 /** The list's queries; a message's own is under it (delivery-view.tsx), so one prefix names both. */
 export const DELIVERIES_KEY = ["deliveries"] as const;
 
-const LINK = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100";
 /** Read again while someone looks: deliveries settle on their own (the relay runs every few seconds). */
 const POLL_MS = 10_000;
 
 function deliveriesHref(raw: Readonly<Record<string, string | undefined>>, extra: Readonly<Record<string, string>> = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...raw, ...extra })) if (v) params.set(k, v);
-  const query = params.toString();
-  return query ? `/deliveries?${query}` : "/deliveries";
+  return `/deliveries${searchQuery(raw, extra)}`;
 }
 
 /**
@@ -88,18 +87,7 @@ function DeliveriesBody({ model: m }: { model: DeliveriesModel }) {
         ) : (
           <DeliveriesTable model={m} />
         )}
-        <nav aria-label={t("pages")} className="flex items-center gap-2">
-          {!m.firstPage ? (
-            <Link href={deliveriesHref(m.raw)} className={LINK}>
-              {t("newest")}
-            </Link>
-          ) : null}
-          {m.older ? (
-            <Link href={deliveriesHref(m.raw, { after: `${m.older.at}_${m.older.id}` })} className={`ml-auto ${LINK}`} rel="next">
-              {t("older")}
-            </Link>
-          ) : null}
-        </nav>
+        <PageLinks positions={{ older: m.older && encodeDeliveryCursor(m.older) }} isFirstPage={m.firstPage} href={(extra) => deliveriesHref(m.raw, extra)} />
       </section>
       {m.mayTestSend && m.raw.status === "dead" ? <BulkResendSection model={m} /> : null}
       <section aria-labelledby="deliveries-health-heading" className="space-y-2">

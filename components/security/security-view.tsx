@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import { adminKeys } from "@/components/admin/query-keys";
 import { AuditTable } from "@/components/audit/audit-table";
 import { InvalidFilters } from "@/components/audit/invalid-filters";
-import { PageLinks } from "@/components/audit/page-links";
+import { auditPositions, PageLinks } from "@/components/audit/page-links";
 import { retryRead, showReadRefusal } from "@/components/errors/read-refused";
 import { Alert } from "@/components/ui/alert";
 import { PageLoading, Placeholder } from "@/components/ui/page-loading";
@@ -65,7 +65,7 @@ function SecurityBody({ model: m }: { model: SecurityModel }) {
         ) : (
           <AuditTable rows={m.page.rows} actorHref={(actor) => securityHref(m.query, { who: actor })} showIp />
         )}
-        <PageLinks page={m.page} isFirstPage={m.isFirstPage} href={(extra) => securityHref(m.query, extra)} />
+        <PageLinks positions={auditPositions(m.page)} isFirstPage={m.isFirstPage} href={(extra) => securityHref(m.query, extra)} />
       </section>
     </div>
   );

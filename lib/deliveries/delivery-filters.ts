@@ -1,9 +1,9 @@
 // What the deliveries page can be asked, read from its query string field by field: a bad field (a
 // hand-edited URL, a NUL) is dropped and named with its problem, the rest still filters. Pure.
 import { z } from "zod";
-import { instant, optional, rangeReversed } from "@/lib/audit/queries/filters";
+import { instant, optional, readSearchFields } from "@/lib/audit/queries/filters";
 import type { FieldProblem } from "@/lib/problems";
-import { because, hasNul, problemOfIssue } from "@/lib/validation";
+import { because } from "@/lib/validation";
 import { OUTBOX_DELIVERIES, type OutboxDelivery } from "@/lib/outbox/delivery-status";
 
 /** Rows per page. */
@@ -47,7 +47,6 @@ const shape = {
 } as const;
 
 export type DeliveryField = keyof typeof shape;
-export const DELIVERY_FIELDS = Object.keys(shape) as DeliveryField[];
 
 export interface DeliveryFilters {
   readonly tenant?: string;
@@ -68,31 +67,7 @@ export interface ParsedDeliverySearch {
 
 export function parseDeliverySearch(query: string): ParsedDeliverySearch {
   const params = new URLSearchParams(query);
-  const values: Record<string, unknown> = {};
-  const raw: Partial<Record<DeliveryField, string>> = {};
-  const invalid: { field: DeliveryField; problem: FieldProblem }[] = [];
-  for (const field of DELIVERY_FIELDS) {
-    const text = params.get(field);
-    if (text === null) continue;
-    // PostgreSQL cannot compare text holding a NUL: refused here, once.
-    if (hasNul(text)) {
-      invalid.push({ field, problem: { kind: "control-characters" } });
-      continue;
-    }
-    const parsed = shape[field].safeParse(text);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      invalid.push({ field, problem: issue ? problemOfIssue(issue) : { kind: "invalid" } });
-    } else if (parsed.data !== undefined) {
-      values[field] = parsed.data;
-      raw[field] = text.trim();
-    }
-  }
-  if (rangeReversed(values as { from?: Date; to?: Date })) {
-    invalid.push({ field: "to", problem: { kind: "date-range-reversed" } });
-    delete values.to;
-    delete raw.to;
-  }
+  const { values, raw, invalid } = readSearchFields<DeliveryField>(shape, (field) => params.get(field) ?? undefined);
   const { after, ...filters } = values as DeliveryFilters & { after?: DeliveryCursor };
   const { after: _position, ...understood } = raw;
   void _position;

@@ -110,13 +110,29 @@ export function parseSearch<S extends SearchShape, Filters>(
   shape: S,
   params: Readonly<Record<string, string | string[] | undefined>>,
 ): ParsedSearch<keyof S & string, Filters> {
-  type Field = keyof S & string;
+  const { values, raw, invalid } = readSearchFields<keyof S & string>(shape, (field) => {
+    const given = params[field];
+    return Array.isArray(given) ? given[0] : given;
+  });
+  const { after, before, ...filters } = values as { after?: AuditCursor; before?: AuditCursor };
+  const position: AuditPosition = after ? { after } : before ? { before } : {};
+  return { filters: filters as Filters, position, invalid, raw };
+}
+
+/**
+ * The fields of a page's query string read one by one against `shape` (the explorer's, the security
+ * log's, the deliveries page's): the parsed values, each understood field's text (to refill the form
+ * and build links), and each refused field with its problem. A `to` before `from` is refused too.
+ */
+export function readSearchFields<Field extends string>(
+  shape: Readonly<Record<Field, z.ZodType>>,
+  param: (field: Field) => string | undefined,
+): { values: Record<string, unknown>; raw: Partial<Record<Field, string>>; invalid: { field: Field; problem: FieldProblem }[] } {
   const values: Record<string, unknown> = {};
   const raw: Partial<Record<Field, string>> = {};
   const invalid: { field: Field; problem: FieldProblem }[] = [];
   for (const field of Object.keys(shape) as Field[]) {
-    const given = params[field];
-    const text = Array.isArray(given) ? given[0] : given;
+    const text = param(field);
     if (text === undefined) continue;
     // Refused here, once, rather than by each schema: PostgreSQL cannot compare text holding a NUL.
     if (hasNul(text)) {
@@ -137,13 +153,11 @@ export function parseSearch<S extends SearchShape, Filters>(
   // Checked on the parsed values, not by parsing them again: the schema reads text, and `from`, `to`
   // and the cursors are Dates and objects by now. Keep the start, drop the end.
   if (rangeReversed(values as { from?: Date; to?: Date })) {
-    invalid.push({ field: "to", problem: { kind: "date-range-reversed" } });
+    invalid.push({ field: "to" as Field, problem: { kind: "date-range-reversed" } });
     delete values.to;
     delete raw["to" as Field];
   }
-  const { after, before, ...filters } = values as { after?: AuditCursor; before?: AuditCursor };
-  const position: AuditPosition = after ? { after } : before ? { before } : {};
-  return { filters: filters as Filters, position, invalid, raw };
+  return { values, raw, invalid };
 }
 
 export function parseAuditSearch(params: Readonly<Record<string, string | string[] | undefined>>): ParsedAuditSearch {

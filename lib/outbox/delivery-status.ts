@@ -34,7 +34,7 @@ export const DELIVERY_CONDITION: Readonly<Record<OutboxDelivery, (nw: () => stri
   dead: () => `m.status = 'dead'`,
 };
 
-/** Why a person may not send a message again now: a store's answer goes again from its review page. */
+/** Why a person may not send a message again now: it is a store's answer (sent again from its review page), or it is still on its way. */
 export type ResendRefusal = "not-a-webhook" | "on-its-way";
 
 /**
